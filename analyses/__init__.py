@@ -1,0 +1,1 @@
+"""Studies built on the engine: one module per study."""

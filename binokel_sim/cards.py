@@ -1,0 +1,245 @@
+"""Cards, card text and the compact encodings the kernels use.
+
+A card *type* is an int ``suit * 6 + rank`` (python-chess style named ints):
+suits ``E G H S`` = 0..3, ranks ``A 10 K O U 7`` = 0..5 (0 is the highest).
+Every type exists twice in a deck, so a hand is a count vector of 24 ``uint8``
+(each 0..2); kernels take those vectors or flat arrays of card types.
+
+>>> parse_cards("EA, Grün Ober, bells unter")
+[0, 9, 22]
+>>> format_cards([0, 9, 22])
+'EA GO SU'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterable, NewType
+
+import numpy as np
+
+from .errors import InputError
+
+CardType = NewType("CardType", int)
+
+SUITS = "EGHS"
+RANKS = ("A", "10", "K", "O", "U", "7")
+N_SUITS = 4
+N_RANKS = 6
+N_TYPES = N_SUITS * N_RANKS
+COPIES = 2
+
+RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_7 = range(6)
+SUIT_E, SUIT_G, SUIT_H, SUIT_S = range(4)
+
+#: Card points by rank (A 11, 10 10, K 4, O 3, U 2, 7 0).
+RANK_POINTS = np.array([11, 10, 4, 3, 2, 0], dtype=np.int64)
+#: Card points by card type, precomputed at import.
+CARD_POINTS = np.tile(RANK_POINTS, N_SUITS)
+
+SUIT_NAMES_DE = ("Eichel", "Grün", "Herz", "Schellen")
+SUIT_NAMES_EN = ("acorns", "leaves", "hearts", "bells")
+RANK_NAMES_DE = ("Ass", "Zehn", "König", "Ober", "Unter", "Sieben")
+RANK_NAMES_EN = ("ace", "ten", "king", "ober", "unter", "seven")
+
+
+def card_type(suit: int, rank: int) -> CardType:
+    """Card type of ``suit`` and ``rank``: ``card_type(SUIT_G, RANK_O) == 9``."""
+    return CardType(suit * N_RANKS + rank)
+
+
+def suit_of(card: int) -> int:
+    """Suit index of a card type."""
+    return card // N_RANKS
+
+
+def rank_of(card: int) -> int:
+    """Rank index of a card type (0 = Ace, the highest)."""
+    return card % N_RANKS
+
+
+CARD_TEXT = tuple(SUITS[s] + RANKS[r] for s in range(N_SUITS) for r in range(N_RANKS))
+
+
+def _fold(word: str) -> str:
+    """Lower-case and strip accents so 'Grün', 'gruen' and 'grun' compare equal."""
+    word = word.lower().replace("ü", "ue").replace("ö", "oe").replace("ä", "ae")
+    word = unicodedata.normalize("NFKD", word)
+    return "".join(ch for ch in word if not unicodedata.combining(ch))
+
+
+_SUIT_WORDS = {
+    SUIT_E: ("eichel", "eicheln", "acorn", "acorns", "clubs", "kreuz"),
+    SUIT_G: ("gruen", "grun", "schippe", "schippen", "laub", "leaf", "leaves", "spades", "pik"),
+    SUIT_H: ("herz", "hearts", "heart", "rot"),
+    SUIT_S: ("schellen", "schelle", "bollen", "bells", "bell", "diamonds", "karo"),
+}
+_RANK_WORDS = {
+    RANK_A: ("ass", "as", "sau", "ace", "a"),
+    RANK_10: ("zehn", "zehner", "ten", "10"),
+    RANK_K: ("koenig", "konig", "king", "k"),
+    RANK_O: ("ober", "over", "o"),
+    RANK_U: ("unter", "under", "u"),
+    RANK_7: ("sieben", "siebener", "seven", "7"),
+}
+SUIT_WORD = {w: s for s, ws in _SUIT_WORDS.items() for w in ws}
+RANK_WORD = {w: r for r, ws in _RANK_WORDS.items() for w in ws}
+_CANONICAL = re.compile(r"^([egsh])(a|10|k|o|u|7)$")
+_SPLIT = re.compile(r"[\s,;\-]+")
+
+
+def _canonical(token: str) -> int | None:
+    m = _CANONICAL.match(token)
+    if not m:
+        return None
+    return card_type(SUITS.index(m.group(1).upper()), RANKS.index(m.group(2).upper()))
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Parse card text into card types, in the order given.
+
+    Accepts canonical text (``GO``, ``S10``, ``E7``) and German or English names
+    (``Grün Ober``, ``Schippe-Ober``, ``leaves ober``, ``ace of acorns``),
+    case-insensitive, separated by spaces or commas. Raises :class:`InputError`
+    naming the first token it cannot read.
+
+    >>> format_cards(parse_cards("Schippe-Ober herz ass s10"))
+    'GO HA S10'
+    """
+    if not isinstance(text, str):
+        text = " ".join(text)
+    tokens = [_fold(t) for t in _SPLIT.split(text.strip()) if t]
+    out: list[int] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        card = _canonical(tok)
+        if card is not None:
+            out.append(card)
+            i += 1
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok in SUIT_WORD and nxt in RANK_WORD:
+            out.append(card_type(SUIT_WORD[tok], RANK_WORD[nxt]))
+            i += 2
+            continue
+        if tok in RANK_WORD and nxt == "of" and i + 2 < len(tokens) and tokens[i + 2] in SUIT_WORD:
+            out.append(card_type(SUIT_WORD[tokens[i + 2]], RANK_WORD[tok]))
+            i += 3
+            continue
+        if tok in RANK_WORD and nxt in SUIT_WORD:
+            out.append(card_type(SUIT_WORD[nxt], RANK_WORD[tok]))
+            i += 2
+            continue
+        raise InputError(f"unknown card {tok!r} (write e.g. GO, S10, E7 or 'Grün Ober')")
+    return out
+
+
+def parse_card(text: str) -> int:
+    """Parse exactly one card."""
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise InputError(f"expected one card, got {text!r}")
+    return cards[0]
+
+
+def format_card(card: int) -> str:
+    """Canonical text of one card type: ``format_card(9) == 'GO'``."""
+    return CARD_TEXT[card]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Canonical text of several cards separated by spaces."""
+    return " ".join(CARD_TEXT[c] for c in cards)
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Order for display: by suit, then high rank first."""
+    return (suit_of(card), rank_of(card))
+
+
+def counts_of(cards: Iterable[int], *, check: bool = True) -> np.ndarray:
+    """Count vector (``uint8[24]``) of a list of card types.
+
+    Raises :class:`InputError` for a card held more than twice.
+    """
+    counts = np.zeros(N_TYPES, dtype=np.uint8)
+    for c in cards:
+        counts[c] += 1
+    if check and (counts > COPIES).any():
+        bad = [CARD_TEXT[c] for c in range(N_TYPES) if counts[c] > COPIES]
+        raise InputError(f"card {bad[0]} appears {int(counts[CARD_TEXT.index(bad[0])])} times (at most twice)")
+    return counts
+
+
+def cards_of(counts: np.ndarray) -> list[int]:
+    """Sorted card types of a count vector."""
+    return [c for c in range(N_TYPES) for _ in range(int(counts[c]))]
+
+
+def deck_types(sevens: bool) -> np.ndarray:
+    """The deck as a sorted array of card types with each type twice (40 or 48 cards)."""
+    ranks = N_RANKS if sevens else N_RANKS - 1
+    return np.array([card_type(s, r) for s in range(N_SUITS) for r in range(ranks) for _ in range(COPIES)], dtype=np.int8)
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit letter or name (``G``, ``grün``, ``leaves``)."""
+    t = _fold(text.strip())
+    if len(t) == 1 and t.upper() in SUITS:
+        return SUITS.index(t.upper())
+    if t in SUIT_WORD:
+        return SUIT_WORD[t]
+    raise InputError(f"unknown trump {text!r} (use one of E, G, H, S)")
+
+
+class Hand:
+    """A multiset of cards: a friendly view over a ``uint8[24]`` count vector.
+
+    >>> h = Hand.parse("GO SU GO")
+    >>> str(h), len(h), h.points
+    ('GO GO SU', 3, 8)
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: np.ndarray):
+        self.counts = np.asarray(counts, dtype=np.uint8)
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> "Hand":
+        return cls(counts_of(parse_cards(text)))
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[int]) -> "Hand":
+        return cls(counts_of(cards))
+
+    @property
+    def cards(self) -> list[int]:
+        return cards_of(self.counts)
+
+    @property
+    def points(self) -> int:
+        return int(self.counts.astype(np.int64) @ CARD_POINTS)
+
+    def __len__(self) -> int:
+        return int(self.counts.sum())
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Hand({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and bool((self.counts == other.counts).all())
+
+    def __hash__(self) -> int:
+        return hash(self.counts.tobytes())
+
+    def __add__(self, other: "Hand") -> "Hand":
+        return Hand(self.counts + other.counts)
+
+    def to_list(self) -> list[str]:
+        return [CARD_TEXT[c] for c in self.cards]

@@ -1,0 +1,26 @@
+"""The in-house jit decorator: every kernel gets the same numba options.
+
+``cache=True`` so a second process starts without recompiling; ``nogil=True`` so
+thread pools can run kernels side by side; ``error_model="numpy"`` so integer
+division never raises inside a kernel.
+
+>>> @kernel
+... def add(a, b):
+...     return a + b
+>>> add(2, 3)
+5
+"""
+
+from __future__ import annotations
+
+import numba
+
+_OPTIONS = dict(nopython=True, cache=True, nogil=True, error_model="numpy")
+
+
+def kernel(fn=None, **extra):
+    """Compile ``fn`` with the project's numba options (``@kernel`` or ``@kernel(...)``)."""
+    options = {**_OPTIONS, **extra}
+    if fn is None:
+        return lambda f: numba.jit(**options)(f)
+    return numba.jit(**options)(fn)

@@ -1,0 +1,132 @@
+"""Writers for tables, JSON and charts: one writer per format behind one entry point, all atomic.
+
+A file is written to a temporary name in the same folder and renamed into place,
+so an interrupted run never leaves a half-written output.
+
+>>> import pandas as pd, tempfile, os
+>>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
+>>> write_table(pd.DataFrame({"a": [1]}), p)
+>>> open(p).read().strip()
+'a\\n1'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pandas as pd
+
+from .errors import InputError
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part" + target.suffix, dir=target.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text(text: str, path: str | os.PathLike) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(obj: Any, path: str | os.PathLike) -> None:
+    write_text(json.dumps(obj, indent=2, default=_json_default) + "\n", path)
+
+
+def _json_default(o: Any) -> Any:
+    import numpy as np
+
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+class TableWriter:
+    """Base of the table writers: ``write(df, tmp_path)`` for one file format."""
+
+    suffixes: tuple[str, ...] = ()
+
+    def write(self, df: pd.DataFrame, path: Path) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class CsvWriter(TableWriter):
+    suffixes = (".csv",)
+
+    def write(self, df: pd.DataFrame, path: Path) -> None:
+        df.to_csv(path, index=False)
+
+
+class ParquetWriter(TableWriter):
+    suffixes = (".parquet", ".pq")
+
+    def write(self, df: pd.DataFrame, path: Path) -> None:
+        df.to_parquet(path, index=False)
+
+
+class JsonWriter(TableWriter):
+    suffixes = (".json",)
+
+    def write(self, df: pd.DataFrame, path: Path) -> None:
+        # A list of row objects; NaN becomes null.
+        records = json.loads(df.to_json(orient="records", double_precision=15))
+        path.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+
+
+TABLE_WRITERS: tuple[TableWriter, ...] = (CsvWriter(), ParquetWriter(), JsonWriter())
+TABLE_SUFFIXES = tuple(s for w in TABLE_WRITERS for s in w.suffixes)
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def table_writer(path: str | os.PathLike) -> TableWriter:
+    """The writer for ``path``'s extension; :class:`InputError` for an unknown one."""
+    suffix = Path(path).suffix.lower()
+    for w in TABLE_WRITERS:
+        if suffix in w.suffixes:
+            return w
+    raise InputError(f"cannot write a table to {os.fspath(path)!r}: use one of {', '.join(TABLE_SUFFIXES)}")
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike) -> None:
+    """Write ``df`` as CSV, Parquet or JSON by the extension of ``path``, atomically."""
+    writer = table_writer(path)
+    with atomic_path(path) as tmp:
+        writer.write(df, tmp)
+
+
+def check_figure_path(path: str | os.PathLike) -> None:
+    if Path(path).suffix.lower() not in FIGURE_SUFFIXES:
+        raise InputError(f"cannot write a chart to {os.fspath(path)!r}: use one of {', '.join(FIGURE_SUFFIXES)}")
+
+
+def write_figure(fig: Any, path: str | os.PathLike, **savefig: Any) -> None:
+    """Save a matplotlib figure (PNG, SVG or PDF by extension), atomically."""
+    check_figure_path(path)
+    fmt = Path(path).suffix.lower().lstrip(".")
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=fmt, **savefig)
+
+
+def write_with(fn: Callable[[Path], None], path: str | os.PathLike) -> None:
+    """Call ``fn(tmp)`` to produce a file, then move it onto ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        fn(tmp)

@@ -1,0 +1,1 @@
+"""Click commands of the ``binokel`` CLI: parse, call the library, write output."""

@@ -1,0 +1,1 @@
+"""Rules presets shipped with binokel-sim (one TOML per preset)."""
