@@ -308,6 +308,28 @@ def _validate(r: Rules) -> None:
         raise InputError("bidding: min_bid and bid_step must be positive")
     if r.game.target < 1:
         raise InputError("game.target: must be positive")
+    _check_monotone(r.melds)
+
+
+def _check_monotone(m: Melds) -> None:
+    """A card added to a hand must never lower its melds: the exchange optimiser relies on it.
+
+    Adding a card can turn a pair into part of a family, so the family must be worth at
+    least what it absorbs; a double must be worth at least its single.
+    """
+    for pre in ("", "trump_"):
+        fam, dfam = getattr(m, pre + "family"), getattr(m, pre + "double_family")
+        pair, dpair = getattr(m, pre + "pair"), getattr(m, pre + "double_pair")
+        if fam < pair or fam + pair < dpair or dfam < fam + pair or dpair < pair:
+            raise InputError(
+                f"melds.{pre}family/{pre}double_family/{pre}pair/{pre}double_pair: table not monotone "
+                f"(need family >= pair, family + pair >= double pair, double family >= family + pair)"
+            )
+    for r in MELD_RANKS:
+        if m.eight[r] < m.four[r]:
+            raise InputError(f"melds.eight.{r}: must be at least melds.four.{r}")
+    if m.double_binokel < m.binokel:
+        raise InputError("melds.double_binokel: must be at least melds.binokel")
 
 
 def load_rules(source: str | Rules = "standard") -> Rules:

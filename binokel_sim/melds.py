@@ -1,0 +1,234 @@
+"""Meld scoring kernels for every meld table (RULES.md §5).
+
+A hand is a count vector ``uint8[24]``; a meld table is ``int64[21]`` from
+:meth:`binokel_sim.rules.Melds.as_array` (slot order :data:`MELD_SLOT_NAMES`).
+Trump is a suit index 0..3, or -1 for none.
+
+Per suit: families ``f = min(A, 10, K, O, U)``, pairs ``p = min(K, O) - f``.
+Per rank (A K O U, and 10 / 7 where the table scores eight of them):
+``n = min over suits``. Binokel: ``min(GO, SU)``. Dissle: each trump 7.
+
+>>> from binokel_sim.cards import Hand
+>>> from binokel_sim.rules import load_rules
+>>> t = load_rules("standard").meld_array()
+>>> int(meld_total(Hand.parse("GK GO EO HO SO SU").counts, 0, t))   # trump E
+120
+>>> best_trump(Hand.parse("GK GO EO HO SO SU").counts, t)
+(140, 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .rules import MELD_SLOT_NAMES
+
+_SLOT = {name: i for i, name in enumerate(MELD_SLOT_NAMES)}
+FAMILY = _SLOT["family"]  # +1: trump family
+DOUBLE_FAMILY = _SLOT["double_family"]
+PAIR = _SLOT["pair"]
+DOUBLE_PAIR = _SLOT["double_pair"]
+FOUR = _SLOT["four_A"]  # four_A, four_K, four_O, four_U
+EIGHT = _SLOT["eight_A"]
+BINOKEL = _SLOT["binokel"]
+DOUBLE_BINOKEL = _SLOT["double_binokel"]
+DISSLE = _SLOT["dissle"]
+EIGHT_TENS = _SLOT["eight_tens"]
+EIGHT_SEVENS = _SLOT["eight_sevens"]
+
+#: Ranks that form four/eight of a kind, in table order (A K O U).
+KIND_RANKS = np.array([0, 2, 3, 4], dtype=np.int64)
+GO = 1 * 6 + 3
+SU = 3 * 6 + 4
+
+
+@kernel
+def suit_structure(counts, s):
+    """(families, pairs) of suit ``s``: a family's King and Ober are not also a pair."""
+    b = s * 6
+    f = min(counts[b], counts[b + 1], counts[b + 2], counts[b + 3], counts[b + 4])
+    p = min(counts[b + 2], counts[b + 3]) - f
+    return np.int64(f), np.int64(p)
+
+
+@kernel
+def seq_points(counts, s, is_trump, table):
+    """Sequence points (families and pairs) of suit ``s``."""
+    f, p = suit_structure(counts, s)
+    off = 1 if is_trump else 0
+    pts = np.int64(0)
+    if f >= 2:
+        pts += table[DOUBLE_FAMILY + off]
+    elif f == 1:
+        pts += table[FAMILY + off]
+    if p >= 2:
+        pts += table[DOUBLE_PAIR + off]
+    elif p == 1:
+        pts += table[PAIR + off]
+    return pts
+
+
+@kernel
+def kind_level(counts, rank):
+    """How many complete sets of ``rank`` (one per suit) the hand holds: 0, 1 or 2."""
+    return np.int64(min(counts[rank], counts[6 + rank], counts[12 + rank], counts[18 + rank]))
+
+
+@kernel
+def binokel_level(counts):
+    return np.int64(min(counts[GO], counts[SU]))
+
+
+@kernel
+def trump_free_points(counts, table):
+    """Of-a-kind and Binokel points: the part of the melds that no trump changes."""
+    pts = np.int64(0)
+    for i in range(4):
+        n = kind_level(counts, KIND_RANKS[i])
+        if n >= 2:
+            pts += table[EIGHT + i]
+        elif n == 1:
+            pts += table[FOUR + i]
+    if kind_level(counts, 1) >= 2:
+        pts += table[EIGHT_TENS]
+    if kind_level(counts, 5) >= 2:
+        pts += table[EIGHT_SEVENS]
+    b = binokel_level(counts)
+    if b >= 2:
+        pts += table[DOUBLE_BINOKEL]
+    elif b == 1:
+        pts += table[BINOKEL]
+    return pts
+
+
+@kernel
+def meld_total(counts, trump, table):
+    """Total meld points of a hand with ``trump`` (0..3, or -1 for none)."""
+    pts = trump_free_points(counts, table)
+    for s in range(4):
+        pts += seq_points(counts, s, s == trump, table)
+    if trump >= 0:
+        pts += table[DISSLE] * np.int64(counts[trump * 6 + 5])
+    return pts
+
+
+@kernel
+def totals_by_trump(counts, table, out):
+    """Meld total for each trump 0..3 into ``out`` (int64[4])."""
+    base = trump_free_points(counts, table)
+    plain = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        plain[s] = seq_points(counts, s, False, table)
+        base += plain[s]
+    for t in range(4):
+        out[t] = base - plain[t] + seq_points(counts, t, True, table) + table[DISSLE] * np.int64(counts[t * 6 + 5])
+
+
+@kernel
+def best_trump(counts, table):
+    """(best total, trump) over the four trumps; ties go to the lower suit index."""
+    tot = np.empty(4, dtype=np.int64)
+    totals_by_trump(counts, table, tot)
+    best = 0
+    for t in range(1, 4):
+        if tot[t] > tot[best]:
+            best = t
+    return tot[best], best
+
+
+@kernel
+def needed_counts(counts, trump, table, out):
+    """Copies of each card type that the hand's melds at ``trump`` use (``out``: int64[24]).
+
+    Any subset of the hand scores exactly what its cards capped at these counts score,
+    so the cards above them are free to discard.
+    """
+    for c in range(24):
+        out[c] = 0
+    for s in range(4):
+        f, p = suit_structure(counts, s)
+        b = s * 6
+        out[b] = f
+        out[b + 1] = f
+        out[b + 2] = f + p
+        out[b + 3] = f + p
+        out[b + 4] = f
+    for i in range(4):
+        r = KIND_RANKS[i]
+        n = kind_level(counts, r)
+        if table[FOUR + i] > 0 or table[EIGHT + i] > 0:
+            for s in range(4):
+                out[s * 6 + r] = max(out[s * 6 + r], n)
+    if table[EIGHT_TENS] > 0:
+        n = kind_level(counts, 1)
+        for s in range(4):
+            out[s * 6 + 1] = max(out[s * 6 + 1], n)
+    if table[EIGHT_SEVENS] > 0:
+        n = kind_level(counts, 5)
+        for s in range(4):
+            out[s * 6 + 5] = max(out[s * 6 + 5], n)
+    b = binokel_level(counts)
+    out[GO] = max(out[GO], b)
+    out[SU] = max(out[SU], b)
+    if trump >= 0 and table[DISSLE] > 0:
+        out[trump * 6 + 5] = counts[trump * 6 + 5]
+
+
+@kernel
+def _best_drop(work, types, k, drop, trump, table):
+    """Best total of ``work`` after removing ``drop`` cards among ``types[k:]`` (recursive)."""
+    if drop == 0:
+        return meld_total(work, trump, table)
+    best = np.int64(-1)
+    for j in range(k, types.shape[0]):
+        c = types[j]
+        if work[c] > 0:
+            work[c] -= 1
+            v = _best_drop(work, types, j, drop - 1, trump, table)
+            work[c] += 1
+            if v > best:
+                best = v
+    return best
+
+
+@kernel
+def best_kept_at(counts, keep, trump, table):
+    """Best meld total at ``trump`` over all sub-hands of ``keep`` cards (exact).
+
+    Cards above :func:`needed_counts` are discarded first at no cost; if more must go,
+    every choice among the needed cards is tried. Exact because meld tables are
+    monotone (checked when rules load).
+    """
+    need = np.empty(24, dtype=np.int64)
+    needed_counts(counts, trump, table, need)
+    work = np.zeros(24, dtype=np.uint8)
+    size = 0
+    ntypes = 0
+    for c in range(24):
+        work[c] = need[c]
+        size += need[c]
+        if need[c] > 0:
+            ntypes += 1
+    if size <= keep:
+        return meld_total(counts, trump, table)
+    types = np.empty(ntypes, dtype=np.int64)
+    j = 0
+    for c in range(24):
+        if need[c] > 0:
+            types[j] = c
+            j += 1
+    return _best_drop(work, types, 0, size - keep, trump, table)
+
+
+@kernel
+def best_kept(counts, keep, table):
+    """(best total, trump) keeping ``keep`` cards of the hand, over all four trumps."""
+    best = np.int64(-1)
+    best_t = 0
+    for t in range(4):
+        v = best_kept_at(counts, keep, t, table)
+        if v > best:
+            best = v
+            best_t = t
+    return best, best_t
