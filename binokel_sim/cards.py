@@ -109,7 +109,8 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     """
     if not isinstance(text, str):
         text = " ".join(text)
-    tokens = [_fold(t) for t in _SPLIT.split(text.strip()) if t]
+    raw = [t for t in _SPLIT.split(text.strip()) if t]
+    tokens = [_fold(t) for t in raw]
     out: list[int] = []
     i = 0
     while i < len(tokens):
@@ -132,7 +133,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
             out.append(card_type(SUIT_WORD[nxt], RANK_WORD[tok]))
             i += 2
             continue
-        raise InputError(f"unknown card {tok!r} (write e.g. GO, S10, E7 or 'Grün Ober')")
+        raise InputError(f"unknown card {raw[i]!r} (write e.g. GO, S10, E7 or 'Grün Ober')")
     return out
 
 

@@ -176,19 +176,39 @@ def needed_counts(counts, trump, table, out):
 
 
 @kernel
-def _best_drop(work, types, k, drop, trump, table):
-    """Best total of ``work`` after removing ``drop`` cards among ``types[k:]`` (recursive)."""
-    if drop == 0:
-        return meld_total(work, trump, table)
+def _best_drop(work, types, drop, trump, table):
+    """Best total of ``work`` after removing ``drop`` cards of ``types``: every multiset tried.
+
+    The drops form a non-decreasing sequence of positions in ``types`` (an iterative
+    odometer, so no recursion), each type dropped at most as often as it is held.
+    """
+    n = types.shape[0]
+    pos = np.zeros(drop, dtype=np.int64)
     best = np.int64(-1)
-    for j in range(k, types.shape[0]):
-        c = types[j]
-        if work[c] > 0:
-            work[c] -= 1
-            v = _best_drop(work, types, j, drop - 1, trump, table)
-            work[c] += 1
+    depth = 0
+    while depth >= 0:
+        if depth == drop:
+            v = meld_total(work, trump, table)
             if v > best:
                 best = v
+            depth -= 1
+            if depth >= 0:
+                work[types[pos[depth]]] += 1
+                pos[depth] += 1
+            continue
+        # Advance to the next type at this depth that still has a copy to drop.
+        while pos[depth] < n and work[types[pos[depth]]] == 0:
+            pos[depth] += 1
+        if pos[depth] >= n:
+            depth -= 1
+            if depth >= 0:
+                work[types[pos[depth]]] += 1
+                pos[depth] += 1
+            continue
+        work[types[pos[depth]]] -= 1
+        if depth + 1 < drop:
+            pos[depth + 1] = pos[depth]
+        depth += 1
     return best
 
 
@@ -218,7 +238,7 @@ def best_kept_at(counts, keep, trump, table):
         if need[c] > 0:
             types[j] = c
             j += 1
-    return _best_drop(work, types, 0, size - keep, trump, table)
+    return _best_drop(work, types, size - keep, trump, table)
 
 
 @kernel

@@ -1,22 +1,44 @@
-"""Run a job as seeded chunks over worker threads, with an optional progress bar.
+"""Run long jobs as seeded chunks: threads, a checkpoint folder, or a Dask cluster.
 
-A job is split into chunks that depend only on (seed, chunk range); each chunk
-returns a result and the caller merges them *in chunk order*, so the numbers do
-not depend on the worker count or on which chunk finished first. Kernels release
-the GIL (``nogil=True``), so threads give real parallelism.
+A job is split into chunks of a fixed size that never depends on the worker count;
+chunk ``i`` covers items ``start .. stop - 1`` and its result depends only on
+(seed, rules, parameters, start, stop). Results come back *in chunk order*, so the
+numbers are the same for any worker count, on one machine or on a cluster.
+
+- ``workers``: local worker threads (kernels release the GIL, so threads scale).
+- ``checkpoint``: a folder; each finished chunk is stored there atomically under a
+  key derived from (job name, parameters, rules, seed, chunk size, chunk range).
+  A killed run started again loads the finished chunks instead of recomputing them;
+  a changed parameter gives a different key, so stale chunks are never reused.
+- ``scheduler``: ``tcp://host:port`` of a ``dask.distributed`` scheduler; the same
+  chunk function runs on its workers (install the ``distributed`` extra).
 
 >>> run_chunks(lambda c: c.start, chunk_ranges(10, 4), workers=2)
 [0, 4, 8]
+>>> job = Job("demo", _demo_chunk, n=10, seed=1, chunk_size=4)
+>>> job.run(Scale(workers=2))
+[6, 22, 17]
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import pickle
+import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from .errors import InputError
 
 T = TypeVar("T")
+
+#: Bump when a chunk's stored form changes, so old checkpoints are not read back.
+CHECKPOINT_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -40,7 +62,29 @@ def chunk_ranges(n: int, chunk_size: int) -> list[Chunk]:
 
 
 def default_workers() -> int:
+    """All cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+class _Progress:
+    """A tqdm bar over items (not chunks), or nothing; safe to update from threads."""
+
+    def __init__(self, enabled: bool, total: int, desc: str):
+        self.bar = None
+        self.lock = threading.Lock()
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit="it", unit_scale=True, leave=False)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            with self.lock:
+                self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def run_chunks(
@@ -50,18 +94,13 @@ def run_chunks(
     progress: bool = False,
     desc: str = "",
 ) -> list[T]:
-    """Apply ``fn`` to every chunk; results come back in chunk order."""
+    """Apply ``fn`` to every chunk on local threads; results come back in chunk order."""
     workers = workers or default_workers()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=sum(c.size for c in chunks), desc=desc, unit="it", unit_scale=True, leave=False)
+    bar = _Progress(progress, sum(c.size for c in chunks), desc)
 
     def run(c: Chunk) -> T:
         r = fn(c)
-        if bar is not None:
-            bar.update(c.size)
+        bar.update(c.size)
         return r
 
     try:
@@ -70,5 +109,248 @@ def run_chunks(
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(run, chunks))
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Where and how a job runs; none of it changes the numbers.
+
+    >>> Scale(workers=2).describe()
+    'local, 2 workers'
+    """
+
+    workers: int | None = None
+    checkpoint: str | os.PathLike | None = None
+    scheduler: str | None = None
+    progress: bool = False
+
+    def describe(self) -> str:
+        where = f"dask {self.scheduler}" if self.scheduler else f"local, {self.workers or default_workers()} workers"
+        return where + (f", checkpoint {os.fspath(self.checkpoint)}" if self.checkpoint else "")
+
+
+_SCHEDULER = re.compile(r"^(tcp|tls|inproc|ws|wss)://[^\s/]+(:\d+)?/?$")
+
+
+def check_scheduler(address: str) -> str:
+    """Validate a scheduler address ``tcp://host:port``; :class:`InputError` otherwise."""
+    if not _SCHEDULER.match(address):
+        raise InputError(f"--scheduler: expected an address like tcp://host:8786, got {address!r}")
+    return address
+
+
+def _canonical(obj: Any) -> Any:
+    """A JSON-ready form of job parameters (tuples as lists, numpy scalars as numbers)."""
+    import numpy as np
+
+    if isinstance(obj, Mapping):
+        return {str(k): _canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [_canonical(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _canonical(obj.tolist())
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise TypeError(f"job parameter of type {type(obj).__name__} cannot be part of a checkpoint key")
+
+
+@dataclass(frozen=True)
+class Job:
+    """A long computation as seeded chunks: ``fn(job, chunk)`` returns chunk ``chunk``'s result.
+
+    ``fn`` must be a top-level function (so it pickles for Dask and for another
+    process), deterministic in (``job.seed``, ``job.rules``, ``job.params``,
+    ``chunk.start``, ``chunk.stop``). ``params`` hold plain values (numbers, strings,
+    lists, dicts): they are part of the checkpoint key. ``chunk_size`` is fixed by
+    the job, never by the worker count.
+    """
+
+    name: str
+    fn: Callable[["Job", Chunk], Any]
+    n: int
+    seed: int
+    rules: Any = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    chunk_size: int = 10_000
+
+    def __post_init__(self) -> None:
+        if self.n < 0:
+            raise ValueError("n must not be negative")
+        if self.chunk_size < 1:
+            raise ValueError("chunk_size must be positive")
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_ranges(self.n, self.chunk_size)
+
+    def identity(self) -> dict[str, Any]:
+        """Everything a chunk's result depends on, except its range (JSON-ready)."""
+        from . import __version__
+
+        rules = self.rules.to_dict() if hasattr(self.rules, "to_dict") else _canonical(self.rules)
+        return {
+            "job": self.name,
+            "params": _canonical(dict(self.params)),
+            "rules": rules,
+            "seed": int(self.seed),
+            "chunk_size": int(self.chunk_size),
+            "version": __version__,
+            "format": CHECKPOINT_FORMAT,
+        }
+
+    def key(self) -> str:
+        """Hex digest of :meth:`identity`: the job's folder in a checkpoint."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def chunk_key(self, chunk: Chunk) -> str:
+        """Unique name of one chunk's result (job key, chunk index and range)."""
+        return f"{self.name}-{self.key()}-{chunk.index:06d}-{chunk.start}-{chunk.stop}"
+
+    def run(self, scale: Scale | None = None, desc: str | None = None) -> list[Any]:
+        """All chunk results in chunk order, computed per ``scale`` (see :func:`run_job`)."""
+        return run_job(self, scale or Scale(), desc=desc)
+
+
+class Checkpoint:
+    """A folder of finished chunk results: ``DIR/<job>-<key>/<index>-<start>-<stop>.pkl``.
+
+    Each file is written atomically (temporary name, then rename), so a killed run
+    leaves only whole chunks behind.
+    """
+
+    def __init__(self, root: str | os.PathLike, job: Job):
+        self.root = Path(root)
+        if self.root.exists() and not self.root.is_dir():
+            raise InputError(f"--checkpoint: {os.fspath(root)} is not a folder")
+        self.dir = self.root / f"{job.name}-{job.key()}"
+        self.job = job
+
+    def path(self, chunk: Chunk) -> Path:
+        return self.dir / f"{chunk.index:06d}-{chunk.start}-{chunk.stop}.pkl"
+
+    def prepare(self) -> None:
+        from .output import write_json
+
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"--checkpoint: cannot create {self.dir}: {exc.strerror}") from None
+        manifest = self.dir / "job.json"
+        if not manifest.exists():
+            write_json(self.job.identity(), manifest)
+
+    def load(self, chunk: Chunk) -> tuple[bool, Any]:
+        p = self.path(chunk)
+        if not p.is_file():
+            return False, None
+        try:
+            with open(p, "rb") as f:
+                return True, pickle.load(f)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return False, None  # unreadable: recompute it
+
+    def save(self, chunk: Chunk, result: Any) -> None:
+        from .output import atomic_path
+
+        with atomic_path(self.path(chunk)) as tmp:
+            with open(tmp, "wb") as f:
+                pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def finished(self) -> list[int]:
+        """Indices of the chunks stored so far."""
+        return sorted(c.index for c in self.job.chunks() if self.path(c).is_file())
+
+
+def run_job(job: Job, scale: Scale, desc: str | None = None) -> list[Any]:
+    """Run ``job``'s chunks per ``scale``; results in chunk order, identical for any ``scale``."""
+    chunks = job.chunks()
+    results: list[Any] = [None] * len(chunks)
+    todo: list[Chunk] = []
+    ckpt = Checkpoint(scale.checkpoint, job) if scale.checkpoint else None
+    if ckpt is not None:
+        ckpt.prepare()
+        for c in chunks:
+            ok, value = ckpt.load(c)
+            if ok:
+                results[c.index] = value
+            else:
+                todo.append(c)
+    else:
+        todo = list(chunks)
+    bar = _Progress(scale.progress, sum(c.size for c in chunks), desc or job.name)
+    bar.update(sum(c.size for c in chunks) - sum(c.size for c in todo))
+
+    def finish(c: Chunk, value: Any) -> None:
+        if ckpt is not None:
+            ckpt.save(c, value)
+        results[c.index] = value
+        bar.update(c.size)
+
+    try:
+        if not todo:
+            pass
+        elif scale.scheduler:
+            _run_dask(job, todo, scale.scheduler, finish)
+        else:
+            _run_local(job, todo, scale.workers, finish)
+    finally:
+        bar.close()
+    return results
+
+
+def _run_local(job: Job, todo: list[Chunk], workers: int | None, finish: Callable[[Chunk, Any], None]) -> None:
+    workers = workers or default_workers()
+
+    def one(c: Chunk) -> None:
+        finish(c, job.fn(job, c))
+
+    if workers == 1 or len(todo) == 1:
+        for c in todo:
+            one(c)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        # list() re-raises the first failure; chunks finished before it are already stored.
+        list(pool.map(one, todo))
+
+
+def _call_chunk(job: Job, chunk: Chunk) -> Any:
+    """What a Dask worker runs: the job's chunk function on one chunk."""
+    return job.fn(job, chunk)
+
+
+def connect(address: str, timeout: float = 10.0):
+    """A ``distributed.Client`` for ``address``; one-line :class:`InputError` when it cannot."""
+    check_scheduler(address)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'binokel-sim[distributed]'") from None
+    try:
+        return Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--scheduler: cannot reach {address}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+
+
+def _run_dask(job: Job, todo: list[Chunk], address: str, finish: Callable[[Chunk, Any], None]) -> None:
+    from distributed import as_completed
+
+    client = connect(address)
+    try:
+        futures = {
+            client.submit(_call_chunk, job, c, key=job.chunk_key(c), pure=False): c for c in todo
+        }
+        for fut in as_completed(futures, loop=client.loop):
+            finish(futures[fut], fut.result())
+    finally:
+        client.close()
+
+
+def _demo_chunk(job: Job, chunk: Chunk) -> int:
+    """Doctest chunk function: the sum of the chunk's item numbers."""
+    return sum(range(chunk.start, chunk.stop))

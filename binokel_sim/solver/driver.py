@@ -1,0 +1,128 @@
+"""Query kernels on top of :func:`search`: exact value (MTD(f)), threshold, batch.
+
+>>> import numpy as np
+>>> from binokel_sim.cards import parse_cards, counts_of
+>>> hands = ["EA EK", "E10 EU", "EO GA"]
+>>> counts = np.stack([counts_of(parse_cards(h)) for h in hands])[None]
+>>> int(max_points_batch(counts, np.array([-1], np.int8), np.array([0], np.int8),
+...                      np.array([1], np.uint8), np.zeros((1, 3), np.int32), 10)[0])
+34
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import kernel
+from .search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY,
+                     MODE_POINTS, search, upper_bound)
+from .table import INF, MAX_GEN, clear
+
+#: Rows of the table a batch call allocates (2**18 rows, 10 MiB).
+BATCH_TABLE_BITS = 18
+
+
+@kernel
+def load_hands(counts, h1, h2):
+    """Type masks of ``counts`` (uint8[seats, 24]): ``h1`` held, ``h2`` held twice."""
+    for s in range(counts.shape[0]):
+        a = np.int64(0)
+        b = np.int64(0)
+        for c in range(24):
+            if counts[s, c] > 0:
+                a |= np.int64(1) << c
+            if counts[s, c] > 1:
+                b |= np.int64(1) << c
+        h1[s] = a
+        h2[s] = b
+
+
+@kernel
+def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
+    """Exact value by MTD(f): zero-window searches until the bounds meet."""
+    lo = 0
+    hi = upper_bound(h1, h2, cfg, bonus, won, tleft) + tpts
+    # Start from the side's share of the points if the cards were split evenly.
+    g = (hi * 1) // 3
+    while lo < hi:
+        beta = g if g > lo else lo + 1
+        g = search(h1, h2, cfg, bonus, tt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+@kernel
+def reaches(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
+    """True if the maximising side can reach ``target``: one zero-window search."""
+    g = search(h1, h2, cfg, bonus, tt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, target - 1, target)
+    return g >= target
+
+
+@kernel
+def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus):
+    cfg = np.zeros(CFG_SIZE, dtype=np.int64)
+    cfg[C_SEATS] = seats
+    cfg[C_TRUMP] = trump
+    cfg[C_MAX] = max_mask
+    cfg[C_CREDIT] = credit_mask
+    cfg[C_MODE] = mode
+    cfg[C_LAST] = last
+    cfg[C_GEN] = gen
+    bm = 0
+    for s in range(seats):
+        if bonus[s] != 0:
+            bm |= 1 << s
+    cfg[C_BONUS_SEATS] = bm
+    return cfg
+
+
+@kernel
+def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes):
+    """Kernel behind :func:`max_points_batch`, with a caller's table and node counts (``int64[n]``)."""
+    n = counts.shape[0]
+    seats = counts.shape[1]
+    h1 = np.zeros(seats, dtype=np.int64)
+    h2 = np.zeros(seats, dtype=np.int64)
+    mv = np.zeros((MAX_PLY, 24), dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
+    b = np.zeros(seats, dtype=np.int64)
+    gen = 0
+    for i in range(n):
+        gen += 1
+        if gen > MAX_GEN:
+            clear(tt)
+            gen = 1
+        load_hands(counts[i], h1, h2)
+        tleft = 0
+        for c in range(24):
+            tleft += counts[i, 0, c]
+        for s in range(seats):
+            b[s] = bonus[i, s] if (side_mask[i] >> s) & 1 else 0
+        cfg = make_cfg(seats, trump[i], side_mask[i], side_mask[i], MODE_POINTS, last_trick, gen, b)
+        stats[0] = 0
+        z = np.int64(0)
+        m1 = np.int64(-1)
+        out[i] = value(h1, h2, cfg, b, tt, mv, stats, np.int64(leader[i]), z, m1, m1, m1, z, z, np.int64(tleft))
+        nodes[i] = stats[0]
+
+
+@kernel
+def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
+    """Exact double-dummy value of many trick-start positions (all hands one size).
+
+    ``counts`` uint8[n, seats, 24]; ``trump`` int8[n] (-1 none); ``leader`` int8[n];
+    ``side_mask`` uint8[n] (bit s: seat s is on the soloist's side); ``bonus``
+    int32[n, seats] (meld points a solo-side seat scores once it wins a trick);
+    ``last_trick``: the last-trick bonus. Returns int32[n]: max over the side's
+    play, min over the defenders', of its card points + last trick + earned bonus.
+    Callable from other kernels; releases the GIL.
+    """
+    n = counts.shape[0]
+    out = np.zeros(n, dtype=np.int32)
+    nodes = np.zeros(n, dtype=np.int64)
+    tt = np.zeros((1 << BATCH_TABLE_BITS, 5), dtype=np.int64)
+    max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes)
+    return out

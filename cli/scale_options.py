@@ -1,0 +1,62 @@
+"""Shared options of the long commands: ``--workers``, ``--checkpoint``, ``--scheduler``.
+
+``@scale_options`` adds the three options and hands the command one ``scale``
+argument (a :class:`binokel_sim.runner.Scale`) instead; the progress bar follows the
+command's ``--quiet`` flag when it has one. None of the options changes the numbers.
+
+    @odds.command("tapp")
+    @rules_option
+    @seed_option
+    @quiet_option
+    @scale_options
+    def tapp(rules, seed, quiet, scale):
+        df = tapp_value(rules, seed=seed, scale=scale)
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import click
+
+from binokel_sim.runner import Scale, check_scheduler
+from binokel_sim.errors import InputError
+
+from .common import show_progress
+
+
+def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return None if value is None else check_scheduler(value)
+
+
+def _checkpoint(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.strip() == "":
+        raise InputError("--checkpoint: expected a folder path")
+    return value
+
+
+def scale_options(fn: Callable) -> Callable:
+    """Add ``--workers N``, ``--checkpoint DIR``, ``--scheduler tcp://host:port``; pass ``scale=Scale(...)``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, workers: int | None, checkpoint: str | None, scheduler: str | None, **kwargs: Any) -> Any:
+        scale = Scale(
+            workers=workers, checkpoint=checkpoint, scheduler=scheduler,
+            progress=show_progress(bool(kwargs.get("quiet", False))),
+        )
+        return fn(*args, scale=scale, **kwargs)
+
+    options = [
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Local worker threads (default: all cores). Results do not depend on it."),
+        click.option("--checkpoint", type=click.Path(file_okay=False), default=None, callback=_checkpoint,
+                     help="Folder for finished chunks: a killed run started again resumes from them."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
+                     help="Run the chunks on this Dask distributed scheduler (needs the 'distributed' extra)."),
+    ]
+    for opt in reversed(options):
+        wrapper = opt(wrapper)
+    return wrapper

@@ -1,0 +1,62 @@
+"""Card text: canonical and German/English names, round trips, errors."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from binokel_sim.cards import (CARD_POINTS, CARD_TEXT, Hand, N_TYPES, counts_of, format_cards,
+                               parse_card, parse_cards, parse_suit)
+from binokel_sim.errors import InputError
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("GO", "GO"), ("s10", "S10"), ("E7", "E7"), ("Grün Ober", "GO"), ("gruen ober", "GO"),
+    ("Schippe-Ober", "GO"), ("leaves ober", "GO"), ("Schellen Unter", "SU"), ("bells unter", "SU"),
+    ("Eichel Ass", "EA"), ("acorns ace", "EA"), ("ace of acorns", "EA"), ("Herz König", "HK"),
+    ("Bollen Zehn", "S10"), ("Laub Sieben", "G7"), ("hearts king", "HK"),
+])
+def test_names_parse_to_canonical(text, expected):
+    assert format_cards(parse_cards(text)) == expected
+
+
+def test_hand_with_commas_and_names():
+    assert format_cards(parse_cards("EA, E10,Grün Ober  bells unter")) == "EA E10 GO SU"
+
+
+@pytest.mark.parametrize("bad", ["XY", "E9", "G11", "Grün", "ober", "EA Herz"])
+def test_bad_card_text_names_the_token(bad):
+    with pytest.raises(InputError, match="unknown card"):
+        parse_cards(bad)
+
+
+def test_three_copies_rejected():
+    with pytest.raises(InputError, match="EA appears 3 times"):
+        counts_of(parse_cards("EA EA EA"))
+
+
+def test_parse_card_and_suit():
+    assert parse_card("HA") == 12
+    assert [parse_suit(s) for s in ("E", "g", "Herz", "bells")] == [0, 1, 2, 3]
+    with pytest.raises(InputError):
+        parse_suit("X")
+    with pytest.raises(InputError):
+        parse_card("EA EK")
+
+
+def test_card_points_total_240_for_40_cards():
+    deck40 = [c for c in range(N_TYPES) if c % 6 != 5]
+    assert 2 * sum(int(CARD_POINTS[c]) for c in deck40) == 240
+
+
+@given(st.lists(st.integers(0, N_TYPES - 1), max_size=30))
+def test_round_trip_canonical(cards):
+    assert parse_cards(format_cards(cards)) == cards
+
+
+@given(st.lists(st.integers(0, N_TYPES - 1), max_size=20).filter(
+    lambda cs: all(cs.count(c) <= 2 for c in cs)))
+def test_hand_round_trip(cards):
+    h = Hand.from_cards(cards)
+    assert Hand.parse(str(h)) == h
+    assert len(h) == len(cards)
+    assert h.points == sum(int(CARD_POINTS[c]) for c in cards)
+    assert sorted(h.to_list()) == sorted(CARD_TEXT[c] for c in cards)
