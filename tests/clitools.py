@@ -1,0 +1,31 @@
+"""Run the ``binokel`` entry point in-process and capture exit status, stdout and stderr."""
+
+import json
+
+import pytest
+
+from binokel_sim.cli.main import main
+
+
+def run_cli(capsys, *args):
+    """(exit status, stdout, stderr) of ``binokel ARGS``."""
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def run_json(capsys, *args):
+    code, out, err = run_cli(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def assert_one_line_error(capsys, *args, contains=""):
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    assert contains in lines[0], lines[0]
+    return lines[0]
