@@ -19,7 +19,7 @@ candidates of this stage by double-dummy play.
 >>> r = load_rules("standard")
 >>> best = cheap_candidates("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", r, "melds")[0]
 >>> best.contract, best.trump_text, best.melds, best.discard_points
-('trump', 'E', 1500, 39)
+('trump', 'E', 1500, 44)
 """
 
 from __future__ import annotations

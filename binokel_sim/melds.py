@@ -53,20 +53,31 @@ def suit_structure(counts, s):
 
 
 @kernel
+def seq_both(counts, s, table):
+    """Sequence points (families and pairs) of suit ``s``: (as a plain suit, as trump)."""
+    f, p = suit_structure(counts, s)
+    plain = np.int64(0)
+    trump = np.int64(0)
+    if f >= 2:
+        plain += table[DOUBLE_FAMILY]
+        trump += table[DOUBLE_FAMILY + 1]
+    elif f == 1:
+        plain += table[FAMILY]
+        trump += table[FAMILY + 1]
+    if p >= 2:
+        plain += table[DOUBLE_PAIR]
+        trump += table[DOUBLE_PAIR + 1]
+    elif p == 1:
+        plain += table[PAIR]
+        trump += table[PAIR + 1]
+    return plain, trump
+
+
+@kernel
 def seq_points(counts, s, is_trump, table):
     """Sequence points (families and pairs) of suit ``s``."""
-    f, p = suit_structure(counts, s)
-    off = 1 if is_trump else 0
-    pts = np.int64(0)
-    if f >= 2:
-        pts += table[DOUBLE_FAMILY + off]
-    elif f == 1:
-        pts += table[FAMILY + off]
-    if p >= 2:
-        pts += table[DOUBLE_PAIR + off]
-    elif p == 1:
-        pts += table[PAIR + off]
-    return pts
+    plain, trump = seq_both(counts, s, table)
+    return trump if is_trump else plain
 
 
 @kernel
@@ -114,27 +125,41 @@ def meld_total(counts, trump, table):
 
 
 @kernel
+def trump_gain(counts, s, table):
+    """What making ``s`` trump adds to the hand's melds (trump sequences and Dissle)."""
+    plain, trump = seq_both(counts, s, table)
+    return trump - plain + table[DISSLE] * np.int64(counts[s * 6 + 5])
+
+
+@kernel
+def plain_total(counts, table):
+    """Meld total with no trump."""
+    pts = trump_free_points(counts, table)
+    for s in range(4):
+        plain, _ = seq_both(counts, s, table)
+        pts += plain
+    return pts
+
+
+@kernel
 def totals_by_trump(counts, table, out):
     """Meld total for each trump 0..3 into ``out`` (int64[4])."""
-    base = trump_free_points(counts, table)
-    plain = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        plain[s] = seq_points(counts, s, False, table)
-        base += plain[s]
+    base = plain_total(counts, table)
     for t in range(4):
-        out[t] = base - plain[t] + seq_points(counts, t, True, table) + table[DISSLE] * np.int64(counts[t * 6 + 5])
+        out[t] = base + trump_gain(counts, t, table)
 
 
 @kernel
 def best_trump(counts, table):
     """(best total, trump) over the four trumps; ties go to the lower suit index."""
-    tot = np.empty(4, dtype=np.int64)
-    totals_by_trump(counts, table, tot)
     best = 0
+    gain = trump_gain(counts, 0, table)
     for t in range(1, 4):
-        if tot[t] > tot[best]:
+        g = trump_gain(counts, t, table)
+        if g > gain:
+            gain = g
             best = t
-    return tot[best], best
+    return plain_total(counts, table) + gain, best
 
 
 @kernel
@@ -243,11 +268,25 @@ def best_kept_at(counts, keep, trump, table):
 
 @kernel
 def best_kept(counts, keep, table):
-    """(best total, trump) keeping ``keep`` cards of the hand, over all four trumps."""
+    """(best total, trump) keeping ``keep`` cards of the hand, over all four trumps.
+
+    Most hands hold enough cards outside their melds to discard for free; only the
+    others pay for the exact search of :func:`best_kept_at`.
+    """
+    need = np.empty(24, dtype=np.int64)
+    needed_counts(counts, -1, table, need)
+    size = np.int64(0)
+    for c in range(24):
+        size += need[c]
+    base = plain_total(counts, table)
     best = np.int64(-1)
     best_t = 0
     for t in range(4):
-        v = best_kept_at(counts, keep, t, table)
+        extra = np.int64(counts[t * 6 + 5]) if table[DISSLE] > 0 else np.int64(0)
+        if size + extra <= keep:
+            v = base + trump_gain(counts, t, table)
+        else:
+            v = best_kept_at(counts, keep, t, table)
         if v > best:
             best = v
             best_t = t

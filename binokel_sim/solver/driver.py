@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
+from ..play import POINTS, beats
 from .search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY,
-                     MODE_POINTS, search, upper_bound)
+                     MODE_POINTS, search, trick_gain, upper_bound)
 from .table import INF, MAX_GEN, clear
 
 #: Rows of the table a batch call allocates (2**18 rows, 10 MiB).
@@ -41,7 +42,9 @@ def load_hands(counts, h1, h2):
 def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
     """Exact value by MTD(f): zero-window searches until the bounds meet."""
     lo = 0
-    hi = upper_bound(h1, h2, cfg, bonus, won, tleft) + tpts
+    hi = upper_bound(h1, h2, cfg, bonus, won, tleft)
+    if cfg[C_MODE] == MODE_POINTS:
+        hi += tpts
     # Start from the side's share of the points if the cards were split evenly.
     g = (hi * 1) // 3
     while lo < hi:
@@ -126,3 +129,39 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     tt = np.zeros((1 << BATCH_TABLE_BITS, 5), dtype=np.int64)
     max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes)
     return out
+
+
+@kernel
+def move_values(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, legal, out):
+    """Exact value after each legal card of the player to move: ``out[c]`` for type ``c`` in ``legal``."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    z = np.int64(0)
+    m1 = np.int64(-1)
+    for c in range(24):
+        bit = np.int64(1) << c
+        if not legal & bit:
+            continue
+        if h2[p] & bit:
+            h2[p] ^= bit
+        else:
+            h1[p] ^= bit
+        if pos == 0 or beats(c, win, trump):
+            nwin = c
+            nws = p
+        else:
+            nwin = win
+            nws = wseat
+        nled = c if pos == 0 else led
+        ntp = tpts + POINTS[c]
+        if pos + 1 == seats:
+            g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
+            out[c] = g + value(h1, h2, cfg, bonus, tt, mv, stats, nws, z, m1, m1, m1, z,
+                               won | (np.int64(1) << nws), tleft - 1)
+        else:
+            out[c] = value(h1, h2, cfg, bonus, tt, mv, stats, (p + 1) % seats, pos + 1, nled, nwin, nws, ntp,
+                           won, tleft)
+        if h1[p] & bit:
+            h2[p] |= bit
+        else:
+            h1[p] |= bit
