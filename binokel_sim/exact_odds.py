@@ -13,9 +13,11 @@ over the suits (four/eight of a kind, Binokel = min(GO, SU)). So:
   of-a-kind and Binokel points. The best trump adds a dimension: the largest per-suit
   trump bonus (trump sequence points - plain sequence points + Dissle).
 
-All counts are exact integers; probabilities are :class:`fractions.Fraction`. This module
-re-derives the scoring from the rules on purpose: it is the independent reference for the
-numba scorer in :mod:`binokel_sim.melds`, so it imports nothing from there.
+All counts are exact integers (int64 suffices: every entry counts card subsets of a deck
+of at most 48 cards, below 2**46, times a suit weight below 2**12); probabilities are
+:class:`fractions.Fraction`. This module re-derives the scoring from the rules on purpose:
+it is the independent reference for the numba scorer in :mod:`binokel_sim.melds`, so it
+imports nothing from there.
 
 >>> from binokel_sim.rules import load_rules
 >>> p = event_probabilities(load_rules("standard"), 12)["binokel"]
@@ -34,10 +36,13 @@ from math import comb, prod
 import numpy as np
 
 from .cards import RANKS, SUITS
-from .meld_events import DISSLE_SUIT, LEVELS, QUANTITIES, meld_unit
+from .errors import InputError
+from .meld_events import LEVELS, QUANTITIES, meld_unit
 from .rules import MELD_RANKS, Melds, Rules
 
 R_A, R_10, R_K, R_O, R_U, R_7 = range(6)
+#: Largest (cards x points x bonus) array the exact method builds.
+MAX_CELLS = 20_000_000
 S_G, S_S = SUITS.index("G"), SUITS.index("S")
 
 
@@ -90,15 +95,18 @@ def _level_of(level_kind: str, index: int, suit: int, c: tuple[int, ...]) -> int
 
 
 def count_hands(rules: Rules, cards: int, keep) -> int:
-    """Number of ``cards``-card hands whose every suit pattern passes ``keep(suit, counts)``."""
-    poly = [1]
+    """Number of ``cards``-card hands whose every suit pattern passes ``keep(suit, counts)``.
+
+    The product of the four suits' generating polynomials in the card count, cut at ``cards``.
+    """
+    poly = [1] + [0] * cards
     for s in range(4):
-        sp = [0] * (2 * _ranks(rules) + 1)
+        suit = [0] * (cards + 1)
         for c, w in suit_patterns(_ranks(rules)):
-            if keep(s, c):
-                sp[sum(c)] += w
-        poly = [sum(poly[i] * sp[k - i] for i in range(len(poly)) if 0 <= k - i < len(sp)) for k in range(min(cards, len(poly) + len(sp) - 2) + 1)]
-    return poly[cards] if cards < len(poly) else 0
+            if sum(c) <= cards and keep(s, c):
+                suit[sum(c)] += w
+        poly = [sum(poly[i] * suit[k - i] for i in range(k + 1)) for k in range(cards + 1)]
+    return poly[cards]
 
 
 def event_probabilities(rules: Rules, cards: int) -> dict[str, Fraction]:
@@ -156,16 +164,37 @@ def _suit_terms(rules: Rules, suit: int, trump: int | None, unit: int) -> list[t
     return out
 
 
-def _multiply(acc: np.ndarray, entries: dict[tuple[int, int, int], int], cards: int) -> np.ndarray:
-    """acc[c, v, B] times one suit's terms {(c, v, b): weight}: cards and points add, bonus index takes the max."""
-    new = np.zeros_like(acc)
-    cum = np.cumsum(acc, axis=2)
-    nv = acc.shape[1]
+def _dense(entries: dict[tuple[int, int, int], int], cards: int, nv: int, nb: int) -> np.ndarray:
+    """One suit's terms as an array [cards, points, bonus index]: the product of the first suit alone."""
+    out = np.zeros((cards + 1, nv, nb), dtype=np.int64)
     for (dc, dv, ib), w in entries.items():
-        if dc > cards or dv >= nv:
+        if dc <= cards:
+            out[dc, dv, ib] += w
+    return out
+
+
+def _multiply(acc: np.ndarray, entries: dict[tuple[int, int, int], int], cards: int, last: bool = False) -> np.ndarray:
+    """acc[c, v, B] times one suit's terms {(c, v, b): weight}: cards and points add, bonus index takes the max.
+
+    With ``last`` only the row of exactly ``cards`` cards is computed (shape [1, v, B]):
+    the final suit needs no other.
+    """
+    nv = acc.shape[1]
+    rows = range(cards, cards + 1) if last else range(cards + 1)
+    new = np.zeros((len(rows), nv, acc.shape[2]), dtype=np.int64)
+    # Only the points reached so far need shifting (the axis is sized for all four suits).
+    held = np.nonzero(acc.any(axis=(0, 2)))[0]
+    if held.size == 0:
+        return new
+    width = int(held[-1]) + 1
+    cum = np.cumsum(acc[:, :width], axis=2)
+    for (dc, dv, ib), w in entries.items():
+        lo = max(rows.start, dc)
+        if lo >= rows.stop or dv >= nv:
             continue
-        src = (slice(0, cards + 1 - dc), slice(0, nv - dv))
-        dst = (slice(dc, cards + 1), slice(dv, nv))
+        span = min(width, nv - dv)
+        src = (slice(lo - dc, rows.stop - dc), slice(0, span))
+        dst = (slice(lo - rows.start, len(rows)), slice(dv, dv + span))
         # max(B, ib) == ib for every B <= ib: those all land on ib.
         new[dst + (ib,)] += w * cum[src + (ib,)]
         new[dst + (slice(ib + 1, None),)] += w * acc[src + (slice(ib + 1, None),)]
@@ -198,37 +227,50 @@ def _total_counts(rules: Rules, cards: int, quantity: str) -> dict[int, int]:
     bonuses = sorted({t[3] for ts in terms for t in ts})
     bindex = {b: i for i, b in enumerate(bonuses)}
     nv = sum(max(t[2] for t in ts) for ts in terms) + 1
+    if nv * len(bonuses) * (cards + 1) > MAX_CELLS:
+        raise InputError(f"melds: sequence totals up to {(nv - 1) * unit} in steps of {unit} are too fine for the "
+                         f"exact method; use meld values with a larger common divisor")
     bin_pts = (0, rules.melds.binokel // unit, rules.melds.double_binokel // unit)
 
     # at_least[T..., b] = counts over (points, bonus index) of hands with every suit >= T_r of each
-    # scoring rank and GO, SU >= b.
+    # scoring rank and GO, SU >= b. Suits E and H do not depend on b: their product is shared.
     shape = (3,) * len(kinds) + (3,)
     at_least = np.zeros(shape + (nv, len(bonuses)), dtype=np.int64)
-    for thr in itertools.product(range(3), repeat=len(kinds) + 1):
+    plain_suits = [s for s in range(4) if s not in (S_G, S_S)]
+
+    nb = len(bonuses)
+    pats = [np.array([t[0] for t in ts], dtype=np.int64) for ts in terms]
+    keys = [np.array([(sum(t[0]) * nv + t[2]) * nb + bindex[t[3]] for t in ts], dtype=np.int64) for ts in terms]
+    weights = [np.array([t[1] for t in ts], dtype=np.int64) for ts in terms]
+    cache: dict[tuple[int, tuple[int, ...]], dict[tuple[int, int, int], int]] = {}
+
+    def entries(s: int, need: list[int]) -> dict[tuple[int, int, int], int]:
+        """Suit ``s``'s terms holding at least ``need[r]`` of each rank, summed by (cards, points, bonus)."""
+        key = (s, tuple(need))
+        if key not in cache:
+            ok = (pats[s] >= np.array(need[: pats[s].shape[1]])).all(axis=1)
+            uniq, inv = np.unique(keys[s][ok], return_inverse=True)
+            sums = np.zeros(uniq.shape[0], dtype=np.int64)
+            np.add.at(sums, inv, weights[s][ok])
+            cache[key] = {(int(k) // nb // nv, int(k) // nb % nv, int(k) % nb): int(w) for k, w in zip(uniq, sums)}
+        return cache[key]
+
+    for thr in itertools.product(range(3), repeat=len(kinds)):
         need = [0] * 6
         for k, t in zip(kinds, thr):
             need[k.rank] = t
-        b = thr[-1]
-        acc = np.zeros((cards + 1, nv, len(bonuses)), dtype=np.int64)
-        acc[0, 0, 0] = 1
-        lo = 0
-        for s in range(4):
-            need_s = list(need)
-            if s == S_G:
-                need_s[R_O] = max(need_s[R_O], b)
-            if s == S_S:
-                need_s[R_U] = max(need_s[R_U], b)
-            lo += sum(need_s)
-            entries: dict[tuple[int, int, int], int] = {}
-            for c, w, v, bonus in terms[s]:
-                if all(x >= n for x, n in zip(c, need_s)):
-                    key = (sum(c), v, bindex[bonus])
-                    entries[key] = entries.get(key, 0) + w
-            if lo > cards:
+        if 4 * sum(need) > cards:
+            continue
+        acc = _dense(entries(plain_suits[0], need), cards, nv, nb)
+        acc = _multiply(acc, entries(plain_suits[1], need), cards)
+        for b in range(3):
+            need_g, need_s = list(need), list(need)
+            need_g[R_O] = max(need[R_O], b)
+            need_s[R_U] = max(need[R_U], b)
+            if 2 * sum(need) + sum(need_g) + sum(need_s) > cards:
                 break
-            acc = _multiply(acc, entries, cards)
-        if lo <= cards:
-            at_least[thr] = acc[cards]
+            g = _multiply(acc, entries(S_G, need_g), cards)
+            at_least[thr + (b,)] = _multiply(g, entries(S_S, need_s), cards, last=True)[0]
 
     # Inclusion-exclusion along every threshold axis: exactly l = at least l - at least l+1.
     exact = at_least.copy()
@@ -280,6 +322,6 @@ def exact_odds(rules: Rules, cards: int) -> ExactOdds:
 
 
 __all__ = [
-    "DISSLE_SUIT", "ExactOdds", "at_least", "count_hands", "event_probabilities", "exact_odds",
+    "ExactOdds", "at_least", "count_hands", "event_probabilities", "exact_odds",
     "family_pair", "mean_of", "seq_points", "suit_patterns", "total_distribution",
 ]

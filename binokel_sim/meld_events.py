@@ -26,7 +26,11 @@ from .rules import MELD_RANKS, Melds, Rules, load_rules  # noqa: F401  (load_rul
 
 @dataclass(frozen=True)
 class Level:
-    """One per-hand meld count: ``kind`` is family, pair (per suit ``index``), kind (rank ``index``), binokel or dissle."""
+    """One per-hand meld count 0..2 and its two events (at least one, two).
+
+    ``kind``: family or pair (of suit ``index``), kind (of rank ``index``), binokel, or
+    dissle (trump sevens, trump fixed at suit ``index``).
+    """
 
     kind: str
     index: int

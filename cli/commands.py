@@ -3,3 +3,4 @@
 # One line per command module; keep alphabetical.
 from . import deal  # noqa: F401
 from . import melds  # noqa: F401
+from . import odds_melds  # noqa: F401

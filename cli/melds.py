@@ -42,7 +42,9 @@ def meld_report(hand, trump_text: str, rules) -> dict:
 @rules_option
 @json_option
 def melds_cmd(hand: str, trump: str, rules, as_json: bool) -> None:
-    """Explain the melds of HAND (e.g. "EA E10 EK EO EU GO SU").
+    """Explain each meld of HAND with its points, at a trump or the best one.
+
+    HAND is cards separated by spaces or commas: EA E10 EK EO EU GO SU.
 
     \b
     Example:

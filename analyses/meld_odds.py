@@ -1,0 +1,143 @@
+"""The meld-odds study: Monte Carlo estimates beside exact values, as one pandas table.
+
+One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``, ``exact``,
+``z``, ``n``:
+
+* scopes: ``hand`` (every seat's dealt hand; ``n`` counts hands = seats x deals),
+  ``hand+tapp`` (seat 0's hand and the Tapp: the soloist before discarding) and ``kept``
+  (the best meld total keeping ``hand_size`` cards of hand + Tapp; its ``trump_X`` rows
+  keep the best cards for that trump);
+* events: ``family_E`` .. ``dissle_2`` (probabilities; see :mod:`binokel_sim.meld_events`;
+  Dissle rows only with sevens; no event rows for ``kept``, whose kept cards depend on the
+  trump), ``meld_mean_best`` / ``meld_mean_trump_{E,G,H,S}`` (means of the meld total),
+  ``meld_at_least_{v}_best`` for v in 100 150 200 250 300 400 500 1000, and the pmf
+  ``meld_pmf_best_{v}`` / ``meld_pmf_trump_{X}_{v}`` for every total v seen in the sample
+  or possible by the exact distribution;
+* ``stderr``: cluster-robust over deals (the hands of one deal are dependent): from the
+  per-deal count c of members with the event (or their summed total),
+  ``sqrt(var(c) / deals) / members``;
+* ``exact``: from :mod:`binokel_sim.exact_odds` when asked; NaN for ``kept`` (no exact
+  combinatorial method: the best discard couples the suits); ``z = (value - exact) / stderr``
+  (NaN where either is missing or the standard error is 0).
+
+Provenance (rules, seed, deals, scopes, meld unit) is in ``df.attrs``.
+
+>>> from binokel_sim.rules import load_rules
+>>> df = meld_odds_table(load_rules("standard"), deals=2000, seed=1, workers=1, scopes=("hand",))
+>>> row = df[(df.scope == "hand") & (df.event == "binokel")].iloc[0]
+>>> int(row.n), bool(0.2 < row.value < 0.3)
+(6000, True)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.exact_odds import ExactOdds, at_least, exact_odds, mean_of
+from binokel_sim.meld_events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
+from binokel_sim.odds_kernel import HAND, HAND_TAPP, KEPT, SCOPES, MeldTally, run_meld_tally
+from binokel_sim.rules import Rules
+
+COLUMNS = ["scope", "event", "value", "stderr", "exact", "z", "n"]
+_SCOPE_INDEX = {"hand": HAND, "hand+tapp": HAND_TAPP, "kept": KEPT}
+
+
+def cluster_estimate(s1: int, s2: int, deals: int, members: int) -> tuple[float, float]:
+    """(mean per member, standard error) from integer per-deal sums ``s1 = sum c``, ``s2 = sum c**2``.
+
+    The variance numerator ``deals * s2 - s1**2`` is formed in exact integers (no cancellation).
+
+    >>> cluster_estimate(3, 3, 4, 1)   # 3 of 4 deals, one member each
+    (0.75, 0.25)
+    """
+    mean = s1 / deals / members
+    if deals < 2:
+        return mean, math.nan
+    var = (deals * s2 - s1 * s1) / (deals * (deals - 1))
+    return mean, math.sqrt(max(var, 0.0) / deals) / members
+
+
+def _row(scope: str, event: str, s1: int, s2: int, deals: int, members: int, exact: float, scale: int = 1) -> dict:
+    value, se = cluster_estimate(int(s1), int(s2), deals, members)
+    value, se = value * scale, se * scale
+    z = (value - exact) / se if se > 0 and not math.isnan(exact) else math.nan
+    return {"scope": scope, "event": event, "value": value, "stderr": se, "exact": exact, "z": z, "n": deals * members}
+
+
+def _event_rows(rules: Rules, t: MeldTally, scope: str, ex: ExactOdds | None) -> Iterable[dict]:
+    si = _SCOPE_INDEX[scope]
+    m = t.members[si]
+    a = np.arange(t.evt.shape[-1], dtype=np.int64)  # member counts 0..seats
+    for q in levels_for(rules):
+        table = t.evt[si, q]  # deals by [members >= 1, members == 2]
+        by_ge1, by_eq2 = table.sum(axis=1), table.sum(axis=0)
+        for name, by in zip(LEVELS[q].events, (by_ge1, by_eq2)):
+            exact = float(ex.events[name]) if ex else math.nan
+            yield _row(scope, name, by @ a, by @ (a * a), t.deals, m, exact)
+
+
+def _total_rows(t: MeldTally, scope: str, ex: ExactOdds | None) -> Iterable[dict]:
+    si = _SCOPE_INDEX[scope]
+    m, u = t.members[si], t.unit
+    for j, q in enumerate(QUANTITIES):
+        exact = float(mean_of(ex.pmfs[q])) if ex else math.nan
+        yield _row(scope, f"meld_mean_{q}", t.sums[si, j], t.sqs[si, j], t.deals, m, exact, scale=u)
+    # c = members with best >= v: sum c**2 = sum c + 2 * pairs whose smaller total is >= v.
+    tail = np.append(np.cumsum(t.hist[si, BEST][::-1])[::-1], 0)
+    pair_tail = np.append(np.cumsum(t.pmin[si][::-1])[::-1], 0)
+    for v in LADDER:
+        i = min(-(-v // u), len(tail) - 1)
+        exact = float(at_least(ex.pmfs["best"], v)) if ex else math.nan
+        yield _row(scope, f"meld_at_least_{v}_best", tail[i], tail[i] + 2 * pair_tail[i], t.deals, m, exact)
+    for j, q in enumerate(QUANTITIES):
+        hist, same = t.hist[si, j], t.same[si, j]
+        pmf = ex.pmfs[q] if ex else {}
+        # The exact support is in points, always a multiple of the unit.
+        for v in sorted({int(i) * u for i in np.nonzero(hist)[0]} | set(pmf)):
+            i = v // u
+            exact = float(pmf.get(v, 0)) if ex else math.nan
+            yield _row(scope, f"meld_pmf_{q}_{v}", hist[i], hist[i] + 2 * same[i], t.deals, m, exact)
+
+
+def exact_for_scopes(rules: Rules, scopes: Iterable[str]) -> dict[str, ExactOdds]:
+    """Exact odds of every scope that has them (``hand``: hand_size cards; ``hand+tapp``: + Tapp)."""
+    lay = rules.layout
+    cards = {"hand": lay.hand_size, "hand+tapp": lay.hand_size + lay.tapp_size}
+    return {s: exact_odds(rules, cards[s]) for s in scopes if s in cards}
+
+
+def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, workers: int | None = None,
+                    progress: bool = False, scopes: tuple[str, ...] = SCOPES,
+                    chunk_size: int | None = None) -> pd.DataFrame:
+    """The meld-odds table (see the module docstring) of ``deals`` deals under ``seed``.
+
+    ``exact`` fills the ``exact`` and ``z`` columns; the numbers do not depend on
+    ``workers`` or ``chunk_size``.
+    """
+    t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size)
+    exacts = exact_for_scopes(rules, t.scopes) if exact else {}
+    rows: list[dict] = []
+    for scope in t.scopes:
+        ex = exacts.get(scope)
+        if scope != "kept":
+            rows.extend(_event_rows(rules, t, scope, ex))
+        rows.extend(_total_rows(t, scope, ex))
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df["n"] = df["n"].astype("int64")
+    df.attrs.update({
+        "study": "meld odds", "rules": rules.name, "rules_source": rules.source, "seed": int(seed),
+        "deals": int(deals), "scopes": list(t.scopes), "exact": bool(exact), "meld_unit": int(t.unit),
+        "stderr": "cluster-robust over deals", "kept_exact": "none (NaN): no exact method for the best discard",
+    })
+    return df
+
+
+def provenance_line(df: pd.DataFrame) -> str:
+    """One header line naming what produced ``df``."""
+    a = df.attrs
+    return (f"# meld odds: rules={a['rules']} deals={a['deals']} seed={a['seed']} scopes={','.join(a['scopes'])} "
+            f"exact={'yes' if a['exact'] else 'no'} (n counts hands; stderr cluster-robust over deals)")
