@@ -112,13 +112,14 @@ def exact_for_scopes(rules: Rules, scopes: Iterable[str]) -> dict[str, ExactOdds
 
 def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, workers: int | None = None,
                     progress: bool = False, scopes: tuple[str, ...] = SCOPES,
-                    chunk_size: int | None = None) -> pd.DataFrame:
+                    chunk_size: int | None = None, scale=None) -> pd.DataFrame:
     """The meld-odds table (see the module docstring) of ``deals`` deals under ``seed``.
 
     ``exact`` fills the ``exact`` and ``z`` columns; the numbers do not depend on
-    ``workers`` or ``chunk_size``.
+    ``workers``, ``chunk_size`` or ``scale`` (a :class:`binokel_sim.runner.Scale`: checkpoint, Dask).
     """
-    t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size)
+    t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size,
+                       scale=scale)
     exacts = exact_for_scopes(rules, t.scopes) if exact else {}
     rows: list[dict] = []
     for scope in t.scopes:

@@ -86,27 +86,60 @@ def play_estimate(kept, trump, weights):
 
 
 @kernel
-def _enum_into(pool, c, left, cur, out, n):
-    # Depth-first over card types: take 0..min(pool[c], left) copies of type c.
-    if left == 0:
-        for j in range(24):
-            out[n, j] = cur[j]
-        return n + 1
-    if c == 24:
-        return n
-    top = min(np.int64(pool[c]), left)
-    for k in range(top, -1, -1):
-        cur[c] = k
-        n = _enum_into(pool, c + 1, left - k, cur, out, n)
-    cur[c] = 0
-    return n
+def _fill(cap, x, k, left):
+    # Greedy refill of types k.. with ``left`` cards; returns what did not fit.
+    for j in range(k, cap.shape[0]):
+        take = min(cap[j], left)
+        x[j] = take
+        left -= take
+    return left
 
 
 @kernel
 def enumerate_discards(pool, size, out):
-    """All distinct discards (multisets of ``size`` cards of ``pool``) as rows of ``out``; returns how many."""
-    cur = np.zeros(24, dtype=np.uint8)
-    return _enum_into(pool, 0, np.int64(size), cur, out, 0)
+    """All distinct discards (multisets of ``size`` cards of ``pool``) as rows of ``out``; returns how many.
+
+    Iterative, in decreasing lexicographic order over the pool's card types: move one
+    card from the rightmost type that can give one to the types after it, refill greedily.
+    """
+    nt = 0
+    for c in range(24):
+        if pool[c] > 0:
+            nt += 1
+    types = np.empty(nt, dtype=np.int64)
+    cap = np.empty(nt, dtype=np.int64)
+    j = 0
+    for c in range(24):
+        if pool[c] > 0:
+            types[j] = c
+            cap[j] = pool[c]
+            j += 1
+    x = np.zeros(nt, dtype=np.int64)
+    if _fill(cap, x, 0, np.int64(size)) > 0:
+        return 0
+    n = 0
+    while True:
+        for c in range(24):
+            out[n, c] = 0
+        for j in range(nt):
+            out[n, types[j]] = x[j]
+        n += 1
+        # suffix: cards held by types after k; room: free capacity after k.
+        suffix = 0
+        room = 0
+        k = nt - 1
+        found = False
+        while k >= 0:
+            if x[k] > 0 and room >= suffix + 1:
+                found = True
+                break
+            suffix += x[k]
+            room += cap[k]
+            k -= 1
+        if not found:
+            return n
+        x[k] -= 1
+        _fill(cap, x, k + 1, suffix + 1)
 
 
 @kernel
@@ -264,7 +297,8 @@ def discard_bound(rules: Rules) -> int:
     return comb(rules.layout.hand_size + rules.layout.tapp_size, rules.layout.tapp_size)
 
 
-def _candidate(pool, disc, contract, trump, value, table, measure=0) -> Candidate:
+def make_candidate(pool, disc, contract, trump, value, table, measure=0) -> Candidate:
+    """A :class:`Candidate` from the pool and discard count vectors."""
     kept = pool - disc
     melds = int(meld_total(kept, trump, table)) if contract == "trump" else 0
     return Candidate(
@@ -292,11 +326,11 @@ def special_candidates(hand: np.ndarray, tapp: np.ndarray, rules: Rules) -> list
             d = tapp.copy()
             m = durch_losers(hand, hand)
         value = rules.durch.value if m == 0 else -np.inf
-        out.append(_candidate(pool, d, "durch", -1, value, None, m))
+        out.append(make_candidate(pool, d, "durch", -1, value, None, m))
     if rules.bettel.allowed:
         m = best_special(pool, rules.layout.tapp_size, seen, discs, BETTEL_CODE, disc)
         value = rules.bettel.value if m == 0 else -np.inf
-        out.append(_candidate(pool, disc.copy(), "bettel", -1, value, None, m))
+        out.append(make_candidate(pool, disc.copy(), "bettel", -1, value, None, m))
     return out
 
 
@@ -317,10 +351,46 @@ def cheap_candidates(hand, tapp, rules: Rules, policy: str = "heuristic", per_tr
     out_value = np.empty((4, per_trump), dtype=np.float64)
     best_per_trump(pool, np.int64(rules.layout.tapp_size), table, w, np.int64(_MODE[policy]), discs, out_disc, out_value)
     cands = [
-        _candidate(pool, out_disc[tr, j], "trump", tr, out_value[tr, j], table)
+        make_candidate(pool, out_disc[tr, j], "trump", tr, out_value[tr, j], table)
         for tr in range(4) for j in range(per_trump) if np.isfinite(out_value[tr, j])
     ]
     if specials:
         cands += special_candidates(h, t, rules)
     # Stable sort: equal values keep trump order, so the choice is deterministic.
     return sorted(cands, key=lambda c: -c.value)
+
+
+@kernel
+def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
+    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+    size = 1
+    total = 0
+    for c in range(24):
+        total += pools[0, c]
+    # C(total, dsize) bounds the distinct discards.
+    for j in range(dsize):
+        size = size * (total - j) // (j + 1)
+    discs = np.empty((size, 24), dtype=np.uint8)
+    for i in range(pools.shape[0]):
+        best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])
+
+
+@kernel
+def fixed_discard_values(kept, disc_points, table, weights, mode, out):
+    """Cheap value at each trump of keeping ``kept`` (discard fixed) into ``out`` (float64[4])."""
+    for t in range(4):
+        out[t] = candidate_value(kept, disc_points, t, table, weights, mode)
+
+
+@kernel
+def special_batch(pools, dsize, kind, out_disc, out_measure):
+    """Best Durch (kind 4) or Bettel (kind 5) discard of each pool; the cards seen are the pool."""
+    size = 1
+    total = 0
+    for c in range(24):
+        total += pools[0, c]
+    for j in range(dsize):
+        size = size * (total - j) // (j + 1)
+    discs = np.empty((size, 24), dtype=np.uint8)
+    for i in range(pools.shape[0]):
+        out_measure[i] = best_special(pools[i], dsize, pools[i], discs, kind, out_disc[i])

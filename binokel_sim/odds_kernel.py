@@ -261,7 +261,7 @@ def deal_setup(rules: Rules, seed: int) -> DealSetup:
 
 
 def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = None, progress: bool = False,
-                   scopes: tuple[str, ...] = SCOPES, chunk_size: int | None = None) -> MeldTally:
+                   scopes: tuple[str, ...] = SCOPES, chunk_size: int | None = None, scale=None) -> MeldTally:
     """Deal ``deals`` deals of ``rules`` under ``seed`` and tally meld levels and totals.
 
     ``scopes``: which of :data:`SCOPES` to tally (``hand`` always is). Same (rules, deals,
@@ -294,6 +294,29 @@ def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = No
                     st.table, *part.arrays())
         total.add(part)
 
+    if scale is not None:
+        # The same chunks as a checkpointable Job (workers, --checkpoint, --scheduler); integer sums, same tally.
+        from .runner import Job
+
+        job = Job("meld-odds", tally_job_chunk, n=deals, seed=seed, rules=rules, params={"scopes": list(scopes)},
+                  chunk_size=size)
+        for arrays in job.run(scale, desc="meld odds"):
+            part = MeldTally.empty(0, players, bins, st.unit, scopes)
+            part.evt, part.hist, part.same, part.pmin, part.sums, part.sqs = arrays
+            total.add(part)
+        return total
     run_chunks(one, chunk_ranges(deals, size), workers=workers,
                progress=progress, desc="meld odds")
     return total
+
+
+def tally_job_chunk(job, chunk) -> tuple[np.ndarray, ...]:
+    """One chunk's tally arrays, as a :class:`~binokel_sim.runner.Job` calls it (top-level: pickles for Dask)."""
+    rules, scopes = job.rules, tuple(job.params["scopes"])
+    ds = deal_setup(rules, job.seed)
+    st = score_tables(rules)
+    part = MeldTally.empty(chunk.size, rules.layout.players, st.max_total + 1, st.unit, scopes)
+    tally_chunk(ds.key[0], ds.key[1], np.int64(chunk.start), np.int64(chunk.stop), ds.free, ds.ends,
+                ds.limits, ds.magic, np.int64(rules.layout.hand_size), "hand+tapp" in scopes, "kept" in scopes,
+                *st.arrays(), st.table, *part.arrays())
+    return part.arrays()

@@ -24,6 +24,15 @@ import pandas as pd
 from .errors import InputError
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds."""
@@ -33,6 +42,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     os.close(fd)
     try:
         yield Path(tmp)
+        # mkstemp creates owner-only files; give the output the usual umask-based mode.
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):

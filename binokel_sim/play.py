@@ -134,7 +134,12 @@ def _perft(c1, c2, seats, trump, to_move, trick, n, depth):
         trick[n] = c
         if n + 1 == seats:
             w = trick_winner(trick, seats, trump)
-            total += _perft(c1, c2, seats, trump, (to_move + 1 + w) % seats, trick, 0, depth - 1)
+            # The next trick reuses the buffer; keep this one's cards for the remaining moves.
+            saved = trick.copy()
+            # A typed zero: a literal in a recursive call compiles a second specialisation that the
+            # on-disk cache cannot link.
+            total += _perft(c1, c2, seats, trump, (to_move + 1 + w) % seats, trick, n - n, depth - 1)
+            trick[:] = saved
         else:
             total += _perft(c1, c2, seats, trump, (to_move + 1) % seats, trick, n + 1, depth - 1)
         if c1[to_move] & bit:
@@ -164,7 +169,7 @@ def perft(counts, trump, to_move, trick, n, depth):
     buf = np.zeros(seats, dtype=np.int64)
     for i in range(n):
         buf[i] = trick[i]
-    return _perft(c1, c2, seats, trump, to_move, buf, n, depth)
+    return _perft(c1, c2, np.int64(seats), np.int64(trump), np.int64(to_move), buf, np.int64(n), np.int64(depth))
 
 
 def mask_cards(mask: int) -> list[int]:

@@ -20,7 +20,7 @@ def rules_option(fn: Callable) -> Callable:
 
     return click.option(
         "--rules", "rules", default="standard", show_default=True, callback=convert,
-        help="Rules preset name or path to a TOML file (which may 'inherits' a preset).",
+        help="Rules preset name, or path to a TOML file that may inherit from a preset.",
     )(fn)
 
 

@@ -6,6 +6,7 @@ our :class:`InputError` and Click's usage errors alike, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     _register()
     try:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
+        sys.stdout.flush()
     except InputError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
@@ -52,6 +54,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(2)
     except BrokenPipeError:
+        # The reader (e.g. `head`) left early: silence the final flush too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     sys.exit(rv if isinstance(rv, int) else 0)
 

@@ -9,8 +9,9 @@ from binokel_sim.analyses.meld_odds import meld_odds_table, provenance_line
 from binokel_sim.odds_kernel import SCOPES
 from binokel_sim.output import table_writer, write_table
 
-from .common import quiet_option, rules_option, seed_option, show_progress, workers_option
+from .common import quiet_option, rules_option, seed_option
 from .main import odds
+from .scale_options import scale_options
 
 
 @odds.command("melds")
@@ -23,10 +24,10 @@ from .main import odds
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the whole table to FILE.csv, .parquet or .json (a list of rows).")
 @click.option("--pmf", "show_pmf", is_flag=True, help="Also print the meld_pmf_* rows (always in --out).")
-@workers_option
+@scale_options
 @quiet_option
 def odds_melds_cmd(rules, deals: int, seed: int, exact: bool, no_kept: bool, out: str | None, show_pmf: bool,
-                   workers: int | None, quiet: bool) -> None:
+                   quiet: bool, scale) -> None:
     """Probabilities of every meld and the meld-total distribution, with standard errors.
 
     Scopes: every seat's dealt hand ('hand'), seat 0's hand + Tapp ('hand+tapp') and
@@ -39,7 +40,7 @@ def odds_melds_cmd(rules, deals: int, seed: int, exact: bool, no_kept: bool, out
     if out is not None:
         table_writer(out)  # an unknown extension fails before the run
     scopes = tuple(s for s in SCOPES if not (no_kept and s == "kept"))
-    df = meld_odds_table(rules, deals, seed, exact=exact, workers=workers, progress=show_progress(quiet),
+    df = meld_odds_table(rules, deals, seed, exact=exact, scale=scale,
                          scopes=scopes)
     if out is not None:
         write_table(df, out)

@@ -41,3 +41,18 @@ def test_dask_run_fills_the_checkpoint_a_local_run_resumes_from(scheduler, tmp_p
     again = resumed.run(Scale(workers=1, checkpoint=tmp_path))
     assert scale_jobs.CALLS["n"] == 0
     assert all(np.array_equal(a, b) for a, b in zip(again, remote, strict=True))
+
+
+def test_meld_odds_and_durch_on_dask_equal_local(scheduler):
+    import pandas as pd
+
+    from binokel_sim.analyses.compare import durch_chunk
+    from binokel_sim.analyses.meld_odds import meld_odds_table
+
+    r = load_rules("grupp")
+    local = meld_odds_table(r, 12_000, 2, workers=1, chunk_size=4000, scopes=("hand", "kept"))
+    remote = meld_odds_table(r, 12_000, 2, scale=Scale(scheduler=scheduler), chunk_size=4000, scopes=("hand", "kept"))
+    pd.testing.assert_frame_equal(local, remote)
+    job = Job("compare-durch", durch_chunk, n=3000, seed=2, rules=r, chunk_size=1000)
+    assert np.array_equal(np.concatenate(job.run(Scale(workers=2))),
+                          np.concatenate(job.run(Scale(scheduler=scheduler))))

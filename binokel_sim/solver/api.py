@@ -24,7 +24,7 @@ import numpy as np
 from ..cards import format_card
 from ..play import legal_in_trick, mask_cards
 from .driver import load_hands, make_cfg, move_values, reaches, value
-from .search import MAX_PLY, MODE_POINTS, MODE_TRICKS
+from .search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, STATS_SIZE
 from .table import MAX_GEN, clear, new_table
 from .position import Position
 
@@ -41,20 +41,24 @@ class Solver:
 
     def __init__(self, table_bits: int = 20):
         self.tt = new_table(table_bits)
-        self._mv = np.zeros((MAX_PLY, 24), dtype=np.int64)
-        self._stats = np.zeros(4, dtype=np.int64)
+        self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
+        self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
         self._fixed: tuple | None = None
         self.nodes = 0
+
+    def reset(self) -> None:
+        """Forget every stored bound (O(1): a new table generation), e.g. before timing a fresh deal."""
+        self._gen += 1
+        if self._gen > MAX_GEN:
+            clear(self.tt)
+            self._gen = 1
 
     def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...]):
         # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
         fixed = (bonus, pos.last_trick)
         if self._fixed is not None and fixed != self._fixed:
-            self._gen += 1
-            if self._gen > MAX_GEN:
-                clear(self.tt)
-                self._gen = 1
+            self.reset()
         self._fixed = fixed
         h1 = np.zeros(pos.seats, dtype=np.int64)
         h2 = np.zeros(pos.seats, dtype=np.int64)

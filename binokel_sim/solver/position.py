@@ -8,7 +8,7 @@ Every check raises :class:`InputError` with one line naming the problem.
 >>> Position.parse("EA / E10 / EO", trump=None, leader=0, solo=0, trick=["EU"])
 Traceback (most recent call last):
 ...
-binokel_sim.errors.InputError: seat 0 played to the trick, so it should hold 0 cards, not 1
+binokel_sim.errors.InputError: seat 0 played to the trick, so it should hold 0 card(s), not 1
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ class Position:
             have = int(self.hands[s].sum())
             if have != want:
                 why = "played to the trick" if i < k else ("is to play" if i == k else "has not played to the trick")
-                raise InputError(f"seat {s} {why}, so it should hold {want} cards, not {have}")
+                raise InputError(f"seat {s} {why}, so it should hold {want} card(s), not {have}")
         for i, c in enumerate(self.trick):
             s = (self.leader + i) % seats
             before = self.hands[s].copy()

@@ -16,6 +16,7 @@ import numpy as np
 from ..cards import RANK_POINTS
 from ..jit import kernel
 from ..play import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_mask
+from .bounds import quick_bounds
 from .table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
 
 # cfg slots
@@ -24,6 +25,18 @@ CFG_SIZE = 8
 MODE_POINTS, MODE_TRICKS = 0, 1
 #: Most cards a search can play (4 seats x 12 cards).
 MAX_PLY = 64
+#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
+MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
+#: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
+#: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
+#: history score of a move.
+S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV = range(9)
+HIST = 9
+#: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
+KILLER = HIST + 4 * 24
+#: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
+DEPTH = KILLER + MAX_PLY
+STATS_SIZE = DEPTH + 17
 
 #: Card points of a 6-bit suit slice.
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
@@ -122,7 +135,47 @@ def _safe(h1, cfg, p, pos, wcard, led):
 
 
 @kernel
-def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
+def twin_bound(h1, p, seats, win, c, done, mv, ply):
+    """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
+    ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
+
+    Cards ``e`` and ``c`` of one suit held by seat ``p`` are equivalent when no other seat holds a
+    card ranked between them or equal to either, and the trick's winning card does not separate
+    them: every trick then goes the same way after either play (swap them for the rest of the
+    deal), and only the two cards' points can land in different tricks.
+    """
+    s = c // 6
+    cand = done & SUIT_MASK[s]
+    if cand == 0:
+        return -1, 0
+    others = np.int64(0)
+    for q in range(seats):
+        if q != p:
+            others |= h1[q]
+    bestd = -1
+    bestv = 0
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        e = 0
+        while (low >> e) != 1:
+            e += 1
+        a = min(e, c)
+        b = max(e, c)
+        span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
+        if others & span:
+            continue
+        if win >= 0 and a < win <= b:
+            continue
+        d = abs(POINTS[e] - POINTS[c])
+        if bestd < 0 or d < bestd:
+            bestd = d
+            bestv = mv[ply, MV_VALUE + e]
+    return bestd, bestv
+
+
+@kernel
+def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]
@@ -133,7 +186,6 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
         if ((maxm >> q) & 1) != side:
             opp |= h1[q]
     n = 0
-    scores = np.empty(24, dtype=np.int64)  # stack-allocated by LLVM: the array never escapes
     m = legal
     while m:
         low = m & -m
@@ -143,7 +195,9 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
         m ^= low
         pts = POINTS[c]
         if c == first:
-            sc = 10000
+            sc = 10000 * 4096
+        elif c == stats[KILLER + ply]:
+            sc = 9000 * 4096
         elif pos == 0:
             s = c // 6
             top = (opp & HIGHER_MASK[c]) == 0
@@ -153,6 +207,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
                 sc = 3000 + pts
             else:
                 sc = 1000 - pts * 8 + c % 6
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
         else:
             b = beats(c, win, trump)
             ws = p if b else wseat
@@ -164,13 +219,14 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
                 sc = 3000 + (6 - c % 6) * 4 - pts
             else:
                 sc = 1000 - pts * 8
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
         # insertion sort, descending
         j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
+        while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:
+            mv[ply, MV_SCORE + j] = mv[ply, MV_SCORE + j - 1]
             mv[ply, j] = mv[ply, j - 1]
             j -= 1
-        scores[j] = sc
+        mv[ply, MV_SCORE + j] = sc
         mv[ply, j] = c
         n += 1
     return n
@@ -179,7 +235,8 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
 @kernel
 def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
-    stats[0] += 1
+    stats[S_NODES] += 1
+    stats[DEPTH + tleft] += 1
     # Typed constants: literal ints in the recursive call would compile a second specialisation.
     zero = np.int64(0)
     none = np.int64(-1)
@@ -200,19 +257,30 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             return 0
         if tleft == 1:
             return last_trick(h1, cfg, bonus, p, won)
+        hi = ub
+        if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
+            qlo, hi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
+            if hi <= alpha or qlo >= beta:
+                stats[S_QCUT] += 1
+                return hi if hi <= alpha else qlo
+            if qlo > alpha:
+                alpha = qlo
         k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
         base = slot_of(tt, k0, k1, k2, k3)
         row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
-        hi = ub
+        stats[S_PROBES] += 1
         if row >= 0:
+            stats[S_HITS] += 1
             meta = tt[row, 4]
             lo = meta_lo(meta)
             thi = meta_hi(meta)
             if thi < hi:
                 hi = thi
             if lo >= beta:
+                stats[S_TTCUT] += 1
                 return lo
             if hi <= alpha:
+                stats[S_TTCUT] += 1
                 return hi
             if lo > alpha:
                 alpha = lo
@@ -224,13 +292,31 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         legal = legal_mask(h1[p], led, win, trump)
     a0 = alpha
     b0 = beta
-    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first)
+    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats)
     is_max = (maxm >> p) & 1
     best = -INF if is_max else INF
     bm = -1
+    done = np.int64(0)
     for i in range(n):
         c = mv[ply, i]
         bit = np.int64(1) << c
+        if done:
+            # An equivalent card already searched may settle this one (zero windows: every
+            # earlier sibling failed on the same side).
+            d, ve = twin_bound(h1, p, seats, win if pos > 0 else none, c, done, mv, ply)
+            if d > 0 and cfg[C_MODE] != MODE_POINTS:
+                d = 0  # tricks: the two plays are worth the same
+            if d >= 0:
+                if is_max and ve + d <= alpha:
+                    stats[S_EQUIV] += 1
+                    if ve + d > best:
+                        best = ve + d
+                    continue
+                if not is_max and ve - d >= beta:
+                    stats[S_EQUIV] += 1
+                    if ve - d < best:
+                        best = ve - d
+                    continue
         if h2[p] & bit:
             h2[p] ^= bit
         else:
@@ -259,6 +345,8 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             h2[p] |= bit
         else:
             h1[p] |= bit
+        mv[ply, MV_VALUE + c] = v
+        done |= bit
         if is_max:
             if v > best:
                 best = v
@@ -266,6 +354,10 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
+                        stats[HIST + p * 24 + c] += tleft
+                        stats[KILLER + ply] = c
+                        stats[S_CUTS] += 1
+                        stats[S_FIRST] += i == 0
                         break
         else:
             if v < best:
@@ -274,6 +366,10 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
                 if best < beta:
                     beta = best
                     if alpha >= beta:
+                        stats[HIST + p * 24 + c] += tleft
+                        stats[KILLER + ply] = c
+                        stats[S_CUTS] += 1
+                        stats[S_FIRST] += i == 0
                         break
     if pos == 0:
         lo = -INF
@@ -285,5 +381,5 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         else:
             lo = best
             hi = best
-        store(tt, base, row, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
+        store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
     return best

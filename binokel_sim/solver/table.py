@@ -76,8 +76,10 @@ def meta_best(meta):
 
 
 @kernel
-def store(tt, base, row, k0, k1, k2, k3, gen, lo, hi, best, tleft):
-    """Merge the bounds ``lo <= value <= hi`` into the row ``row`` (or a replaced one)."""
+def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
+    """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
+    # Probe again: the searches below this node may have replaced the row found on entry.
+    row = probe(tt, base, k0, k1, k2, k3, gen)
     if row < 0:
         row = base
         worst = 1 << 30

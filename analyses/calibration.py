@@ -1,0 +1,115 @@
+"""Calibration of the advisor: predicted P(make) against the realised make rate.
+
+On deals independent of the fit (their own stream), deal ``i`` is asked about one bid,
+``ladder[i mod len(ladder)]`` -- one question per deal keeps the outcomes independent.
+The prediction is the hand formula's P(make) (:class:`binokel_sim.formula.Formula`);
+the outcome is whether the double-dummy play made it. Pairs are binned by predicted
+probability; a calibrated advisor is within a few points in every bin.
+
+    python -m binokel_sim.analyses.calibration --rules standard --deals 1000 --seed 2 --out cal.csv --chart cal.png
+
+>>> import numpy as np, pandas as pd
+>>> from binokel_sim.formula import Formula
+>>> from binokel_sim.rules import load_rules
+>>> f = Formula("standard", 0.0, {"melds": 1.0}, sd=50.0)
+>>> df = pd.DataFrame({"melds": [200, 300], "aces": 0, "tens": 0, "longest": 0, "trump_len": 0, "side_aces": 0,
+...                    "points": 0, "code": 0, "value": [100, 260], "took": True, "special_made": False})
+>>> t = calibration_table(load_rules("standard"), f, df, bins=2, bids=np.array([250, 250]))
+>>> t[["n", "predicted", "realised"]].round(4).values.tolist()
+[[1.0, 0.1587, 0.0], [1.0, 0.8413, 1.0]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.formula import Formula, load_formula
+from binokel_sim.hand_features import FEATURES
+from binokel_sim.rules import Rules, load_rules
+from binokel_sim.scoring import bid_ladder
+
+STREAM_CALIBRATION = (4, 6)
+
+
+def questions(rules: Rules, df: pd.DataFrame, span: int = 300) -> np.ndarray:
+    """The bid asked of each deal: the ladder from the minimum bid over ``span`` points, in turn."""
+    ladder = bid_ladder(rules, rules.bidding.min_bid + span)
+    return ladder[np.arange(len(df)) % len(ladder)]
+
+
+def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10, span: int = 300,
+                      bids: np.ndarray | None = None) -> pd.DataFrame:
+    """Per predicted-probability bin: n, mean predicted P(make), realised rate and its standard error.
+
+    ``bids``: the bid asked of each deal (default :func:`questions`).
+    """
+    bids = questions(rules, df, span) if bids is None else bids
+    pred = f.p_make(f.total_of(df[list(FEATURES)].to_numpy()), bids)
+    trump = df["code"].to_numpy() < 4
+    made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids), df["special_made"].to_numpy(bool))
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    k = np.clip(np.digitize(pred, edges) - 1, 0, bins - 1)
+    rows = []
+    for b in range(bins):
+        sel = k == b
+        n = int(sel.sum())
+        if n == 0:
+            continue
+        r = float(made[sel].mean())
+        rows.append({"bin_from": edges[b], "bin_to": edges[b + 1], "n": float(n), "predicted": float(pred[sel].mean()),
+                     "realised": r, "realised_se": float(np.sqrt(r * (1 - r) / n)),
+                     "gap": r - float(pred[sel].mean())})
+    return pd.DataFrame(rows)
+
+
+def chart(table: pd.DataFrame, title: str):
+    """Reliability diagram: realised against predicted, with +-2 SE bars (matplotlib Figure)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect")
+    ax.errorbar(table["predicted"], table["realised"], yerr=2 * table["realised_se"], fmt="o", label="advisor")
+    ax.set_xlabel("predicted P(make)")
+    ax.set_ylabel("realised make rate")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def main(argv: list[str] | None = None) -> None:
+    from binokel_sim.evaluation_study import study_deals
+    from binokel_sim.output import write_figure, write_table
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="standard")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--policy", default="heuristic")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--chart", default=None)
+    a = ap.parse_args(argv)
+    rules = load_rules(a.rules)
+    f = load_formula(rules)
+    df = study_deals(rules, a.deals, a.seed, a.policy, workers=a.workers, progress=sys.stderr.isatty(),
+                     stream=STREAM_CALIBRATION, baseline=False)
+    table = calibration_table(rules, f, df)
+    if a.out:
+        write_table(table, a.out)
+    if a.chart:
+        write_figure(chart(table, f"Calibration, {rules.name}, n = {a.deals}, seed {a.seed}"), a.chart)
+    print(json.dumps({"rules": rules.name, "seed": a.seed, "deals": a.deals, "policy": a.policy,
+                      "max_abs_gap": float(table["gap"].abs().max()), "table": table.to_dict(orient="records")}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

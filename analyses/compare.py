@@ -1,0 +1,180 @@
+"""Side-by-side comparison of rule sets: what changes between presets, with standard errors.
+
+For each rule set, three seeded studies:
+
+* **melds** (``deals`` deals, :func:`binokel_sim.analyses.meld_odds.meld_odds_table`):
+  meld rates of a dealt hand, the mean best meld total of a hand and of the best 12
+  (hand size) kept from hand + Tapp; the Tapp's meld value is their difference;
+* **Durch** (``deals`` deals): how often seat 0, with the Tapp, holds a sure Durch by the
+  exchange optimiser's cheap measure (no card of its can be beaten);
+* **play** (``played`` deals, :func:`binokel_sim.game.play_deal`): the simulated
+  auction, exchange, surrender and double-dummy play -- the soloist's mean score per
+  deal, the contract, the makeable bid (the highest bid the soloist's double-dummy
+  total covers), make rates at typical bids, surrender and Durch rates.
+
+The result is a long table (``rules``, ``study``, ``figure``, ``value``, ``se``, ``n``)
+and :func:`wide` pivots it to one column per rule set.
+
+>>> from binokel_sim.rules import load_rules
+>>> df = compare([load_rules("standard")], deals=400, played=0, seed=1)
+>>> row = df[df.figure == "binokel in hand"].iloc[0]
+>>> int(row.n), bool(0.2 < row.value < 0.32)
+(1200, True)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.dealing import Dealer, seat_slices
+from binokel_sim.errors import InputError
+from binokel_sim.exchange import DURCH_CODE, special_batch
+from binokel_sim.game import play_deal
+from binokel_sim.game_auction import floor_to_step
+from binokel_sim.rules import Rules
+from binokel_sim.runner import Chunk, Job, Scale
+from binokel_sim.solver import Solver
+
+#: Stream ids: distinct from the game simulation's and every other study's.
+DURCH_STREAM = 0xC0D1
+PLAY_STREAM = 0xC0D2
+#: Bids at which the make rate is reported.
+TYPICAL_BIDS = (150, 200, 250, 300)
+COLUMNS = ["rules", "study", "figure", "value", "se", "n"]
+#: Meld-odds events shown (event -> figure name), scope ``hand``.
+MELD_EVENTS = {
+    "family_E": "family (one suit) in hand", "pair_E": "pair (one suit) in hand", "four_A": "four Aces in hand",
+    "four_U": "four Unters in hand", "binokel": "binokel in hand", "double_binokel": "double binokel in hand",
+    "meld_at_least_100_best": "melds >= 100 in hand", "meld_at_least_200_best": "melds >= 200 in hand",
+}
+
+
+def durch_chunk(job: Job, chunk: Chunk) -> np.ndarray:
+    """Per deal of the chunk: 1 when seat 0's hand + Tapp allows a sure Durch (cheap measure 0)."""
+    rules = job.rules
+    rows = Dealer(rules, job.seed, stream=(DURCH_STREAM,)).deal(chunk.size, start=chunk.start)
+    sl = seat_slices(rules)
+    pools = np.zeros((chunk.size, 24), dtype=np.uint8)
+    for i, row in enumerate(rows):
+        for c in row[sl[0]]:
+            pools[i, c] += 1
+        for c in row[sl[-1]]:
+            pools[i, c] += 1
+    disc = np.zeros((chunk.size, 24), dtype=np.uint8)
+    measure = np.empty(chunk.size, dtype=np.int64)
+    special_batch(pools, np.int64(rules.layout.tapp_size), np.int64(DURCH_CODE), disc, measure)
+    return (measure == 0).astype(np.int8)
+
+
+def play_chunk(job: Job, chunk: Chunk) -> list[dict[str, Any]]:
+    """Per deal of the chunk: the simulated deal's soloist score, bid, contract, total."""
+    rules = job.rules
+    rows = Dealer(rules, job.seed, stream=(PLAY_STREAM,)).deal(chunk.size, start=chunk.start)
+    solver = Solver()
+    out = []
+    for row in rows:
+        o = play_deal(rules, row, solver)
+        out.append({"score": int(o.scores[o.soloist_seat]), "bid": o.bid, "contract": o.contract,
+                    "total": o.total, "took": o.took, "made": o.made})
+    return out
+
+
+def _mean(rules: str, study: str, figure: str, x: np.ndarray) -> dict[str, Any]:
+    x = np.asarray(x, dtype=np.float64)
+    n = int(x.size)
+    value = float(x.mean()) if n else float("nan")
+    se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    return {"rules": rules, "study": study, "figure": figure, "value": value, "se": se, "n": n}
+
+
+def meld_rows(rules: Rules, deals: int, seed: int, scale: Scale) -> list[dict[str, Any]]:
+    """The melds study of one rule set (see the module docstring)."""
+    from binokel_sim.analyses.meld_odds import meld_odds_table
+
+    df = meld_odds_table(rules, deals, seed, scale=scale, scopes=("hand", "kept"))
+    get = {(r.scope, r.event): r for r in df.itertuples()}
+    rows = []
+    for event, name in MELD_EVENTS.items():
+        r = get[("hand", event)]
+        rows.append({"rules": rules.name, "study": "melds", "figure": name, "value": r.value, "se": r.stderr, "n": r.n})
+    h, k = get[("hand", "meld_mean_best")], get[("kept", "meld_mean_best")]
+    rows.append({"rules": rules.name, "study": "melds", "figure": "mean best melds, hand", "value": h.value,
+                 "se": h.stderr, "n": h.n})
+    rows.append({"rules": rules.name, "study": "melds", "figure": "mean best melds kept, hand + Tapp",
+                 "value": k.value, "se": k.stderr, "n": k.n})
+    # Different samples (all seats' hands vs seat 0 with the Tapp): the errors add in quadrature.
+    rows.append({"rules": rules.name, "study": "melds", "figure": "Tapp meld value", "value": k.value - h.value,
+                 "se": float(np.hypot(h.stderr, k.stderr)), "n": k.n})
+    return rows
+
+
+def play_rows(rules: Rules, parts: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Figures of the play study from its chunk results."""
+    d = pd.DataFrame([r for p in parts for r in p], columns=["score", "bid", "contract", "total", "took", "made"])
+    name, rows = rules.name, []
+    rows.append(_mean(name, "play", "soloist score per deal", d["score"].to_numpy()))
+    rows.append(_mean(name, "play", "contract bid", d["bid"].to_numpy()))
+    played = d[d["contract"] == "trump"]
+    makeable = np.array([floor_to_step(t, rules) if took else 0 for t, took in zip(played["total"], played["took"])])
+    rows.append(_mean(name, "play", "makeable bid (double dummy)", makeable))
+    for b in TYPICAL_BIDS:
+        rows.append(_mean(name, "play", f"make rate at {b}",
+                          (played["took"].to_numpy(dtype=bool) & (played["total"].to_numpy() >= b))))
+    rows.append(_mean(name, "play", "contract made", d[d["contract"] != "surrender"]["made"].to_numpy()))
+    rows.append(_mean(name, "play", "surrender rate", (d["contract"] == "surrender").to_numpy()))
+    rows.append(_mean(name, "play", "Durch played", (d["contract"] == "durch").to_numpy()))
+    return rows
+
+
+def compare(rule_sets: Sequence[Rules], deals: int = 20_000, played: int = 40, seed: int = 1,
+            scale: Scale | None = None) -> pd.DataFrame:
+    """The long comparison table of ``rule_sets`` (see the module docstring)."""
+    if not rule_sets:
+        raise InputError("compare: name at least one rules preset")
+    names = [r.name for r in rule_sets]
+    if len(set(names)) != len(names):
+        raise InputError(f"compare: rules named twice ({', '.join(names)})")
+    if deals < 1 or played < 0:
+        raise InputError("compare: --deals must be positive and --played not negative")
+    scale = scale or Scale()
+    t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    for rules in rule_sets:
+        rows.extend(meld_rows(rules, deals, seed, scale))
+        sure = Job("compare-durch", durch_chunk, n=deals, seed=seed, rules=rules, chunk_size=2000).run(
+            scale, desc=f"{rules.name} Durch")
+        rows.append(_mean(rules.name, "durch", "sure Durch with the Tapp (seat 0)",
+                          np.concatenate(sure) if sure else np.array([])))
+        if played:
+            parts = Job("compare-play", play_chunk, n=played, seed=seed, rules=rules, chunk_size=4).run(
+                scale, desc=f"{rules.name} play")
+            rows.extend(play_rows(rules, parts))
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    from binokel_sim import __version__
+
+    df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
+                     "version": __version__, "seconds": round(time.perf_counter() - t0, 3)})
+    return df
+
+
+def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
+    """One row per figure, one column per rule set (``value ± se``-style text when ``with_se``)."""
+    order = list(dict.fromkeys(df["figure"]))
+    names = list(dict.fromkeys(df["rules"]))
+    if with_se:
+        cell = df.assign(cell=[_fmt(v, s) for v, s in zip(df["value"], df["se"])])
+        out = cell.pivot(index="figure", columns="rules", values="cell")
+    else:
+        out = df.pivot(index="figure", columns="rules", values="value")
+    return out.reindex(index=order, columns=names).reset_index()
+
+
+def _fmt(value: float, se: float) -> str:
+    if not np.isfinite(value):
+        return "-"
+    digits = 4 if abs(value) < 1 else 1
+    return f"{value:.{digits}f} ± {se:.{digits}f}" if np.isfinite(se) else f"{value:.{digits}f}"

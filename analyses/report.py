@@ -1,0 +1,307 @@
+"""The report: every study of one rule set, computed under one seed and budget, as sections.
+
+``build_report(rules, budget, seed, scale)`` runs
+
+* **meld odds** -- Monte Carlo beside the exact values (:mod:`binokel_sim.analyses.meld_odds`);
+* **meld-total distribution** -- the pmf of a hand's best meld total, MC and exact;
+* **study deals** -- random deals played out double-dummy with the exchange optimiser
+  (:func:`binokel_sim.evaluation_study.study_chunk`), giving the Tapp's value, the bid
+  ladder (P(make) against bid by hand class) and the trump choice;
+* **Durch odds** -- how often the soloist holds a sure Durch with the Tapp
+  (:func:`binokel_sim.analyses.compare.durch_chunk`, a fast kernel over many deals);
+* **hand-point formula** -- the committed coefficients when fitted for these rules
+  (:func:`binokel_sim.formula.load_formula`), else fitted here on the study deals;
+* **calibration** -- the formula's P(make) against double-dummy outcomes on deals of
+  their own stream;
+* **provenance** -- version, rules, seed, budget, deals per study, run time.
+
+Long studies run as seeded chunks through :class:`binokel_sim.runner.Job`, so workers,
+checkpoints and a Dask scheduler never change a number. The result is a
+:class:`Report` (sections of text, tables and figures) that
+:mod:`binokel_sim.analyses.report_render` writes as HTML and Markdown.
+
+>>> BUDGETS["quick"].meld_deals, sorted(BUDGETS)
+(200000, ['full', 'quick', 'standard'])
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
+from binokel_sim.runner import Job, Scale
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Deals per study. ``quick`` is the README's job (minutes on two cores)."""
+
+    name: str
+    meld_deals: int
+    study_deals: int
+    calibration_deals: int
+    exact: bool = True
+
+
+BUDGETS = {
+    "quick": Budget("quick", meld_deals=200_000, study_deals=12, calibration_deals=12),
+    "standard": Budget("standard", meld_deals=2_000_000, study_deals=400, calibration_deals=400),
+    "full": Budget("full", meld_deals=20_000_000, study_deals=4000, calibration_deals=4000),
+}
+
+#: Meld events charted MC-beside-exact (scope ``hand``).
+CHART_EVENTS = ("pair_E", "family_E", "four_A", "four_K", "four_O", "four_U", "binokel", "double_pair_E",
+                "double_binokel", "meld_at_least_100_best", "meld_at_least_200_best")
+#: Deals per chunk of the study jobs (fixed; never depends on the worker count).
+STUDY_CHUNK = 2
+
+
+@dataclass
+class Section:
+    """One part of the report: paragraphs (Markdown), tables and figures, in that order."""
+
+    key: str
+    title: str
+    text: list[str] = field(default_factory=list)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    figures: list[tuple[str, Any, str]] = field(default_factory=list)  # (file stem, Figure, caption)
+
+
+@dataclass
+class Report:
+    rules: Rules
+    budget: Budget
+    seed: int
+    sections: list[Section]
+    provenance: dict[str, Any]
+
+
+def check_budget(name: str) -> Budget:
+    if name not in BUDGETS:
+        raise InputError(f"unknown budget {name!r} (choose from {', '.join(BUDGETS)})")
+    return BUDGETS[name]
+
+
+# ----------------------------------------------------------------------------- study jobs
+
+
+def study_frame(rules: Rules, deals: int, seed: int, scale: Scale, stream: tuple[int, ...], baseline: bool,
+                policy: str = "heuristic") -> pd.DataFrame:
+    """``deals`` study deals of ``stream`` as one DataFrame (seeded chunks; any scale, same rows)."""
+    from binokel_sim.evaluation_study import study_deals
+
+    return study_deals(rules, deals, seed, policy, stream=stream, baseline=baseline, chunk_size=STUDY_CHUNK,
+                       scale=scale)
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+def _figs():
+    from binokel_sim.analyses import charts
+
+    return charts
+
+
+def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[list[Section], pd.DataFrame]:
+    from binokel_sim.analyses.meld_odds import meld_odds_table
+
+    ch = _figs()
+    df = meld_odds_table(rules, b.meld_deals, seed, exact=b.exact, scale=scale,
+                         scopes=("hand", "kept"))
+    hand = df[df["scope"] == "hand"]
+    events = hand[~hand["event"].str.startswith("meld_pmf_")]
+    s1 = Section("meld-odds", "Meld odds: Monte Carlo beside exact")
+    s1.text.append(f"{b.meld_deals:,} deals, every seat's dealt hand (n counts hands). Standard errors are "
+                   "cluster-robust over deals; z = (MC - exact) / SE should look standard normal.")
+    zs = events["z"].dropna()
+    if len(zs):
+        s1.text.append(f"Largest |z| over {len(zs)} events: {zs.abs().max():.2f}.")
+    s1.tables.append(("Meld events of a dealt hand", events[["event", "value", "stderr", "exact", "z", "n"]]))
+    sel = events[events["event"].isin(CHART_EVENTS)]
+    long = pd.concat([
+        pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"], "se": sel["stderr"]}),
+        pd.DataFrame({"event": sel["event"], "series": "exact", "p": sel["exact"], "se": 0.0}),
+    ]) if b.exact else pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"],
+                                     "se": sel["stderr"]})
+    s1.figures.append(("meld_odds", ch.grouped_bars(long, "event", "series", "p", "se", "Meld odds of a dealt hand",
+                                                    "probability"), "Meld odds, Monte Carlo (95% whiskers) and exact"))
+    s2 = Section("meld-totals", "The meld-total distribution")
+    pmf = hand[hand["event"].str.startswith("meld_pmf_best_")].copy()
+    pmf["total"] = pmf["event"].str.rsplit("_", n=1).str[1].astype(int)
+    pmf = pmf.sort_values("total")
+    kept = df[(df["scope"] == "kept") & (df["event"] == "meld_mean_best")].iloc[0]
+    mean = events[events["event"] == "meld_mean_best"].iloc[0]
+    s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {mean['value']:.1f} "
+                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} ± {kept['stderr']:.1f}.")
+    shown = pmf[pmf["value"] > 0]
+    s2.tables.append(("P(best meld total = v), Monte Carlo and exact",
+                      shown[["total", "value", "stderr", "exact", "z", "n"]]))
+    overlay = (pmf["total"].to_numpy(), pmf["exact"].to_numpy()) if b.exact else None
+    s2.figures.append(("meld_totals", ch.histogram(shown["total"], shown["value"], "Best meld total of a dealt hand",
+                                                   "meld points", logy=True, overlay=overlay),
+                       "Distribution of the best meld total (log scale); dots: exact"))
+    return [s1, s2], df
+
+
+def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
+    from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
+
+    s = Section("tapp", "The Tapp's value")
+    o = summary(study).iloc[0]
+    s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
+                  f"deals: melds only {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, double-dummy "
+                  f"{o['dd_mean']:.1f} ± {o['dd_se']:.1f} points.")
+    s.tables.append(("Tapp value by hand class", by_class(study)))
+    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+                      "Tapp value per deal, melds only and double-dummy"))
+    return s
+
+
+def bid_section(rules: Rules, study: pd.DataFrame) -> Section:
+    from binokel_sim.analyses.bid_levels import bid_levels
+    from binokel_sim.analyses.tapp_value import hand_class
+    from binokel_sim.evaluation import bid_table
+    from binokel_sim.evaluation_study import parts_of
+
+    ch = _figs()
+    s = Section("bids", "The bid ladder")
+    s.text.append("P(make) against the bid, by the meld points of the hand before the Tapp (double-dummy play, "
+                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate says so).")
+    from binokel_sim.analyses.tapp_value import CLASSES
+
+    cls = hand_class(study, "melds")
+    frames = []
+    for label in [c for c in CLASSES["melds"][1] if (cls == c).any()]:
+        g = study[cls == label]
+        t = bid_table(rules, parts_of(g))
+        frames.append(t.assign(melds=f"melds {label} (n={len(g)})"))
+    ladder = pd.concat(frames, ignore_index=True)
+    top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
+    ladder = ladder[ladder["bid"] <= top]
+    s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", "P(make) by bid and hand class",
+                                                  ylabel="P(make)", se="p_make_se", clip=(0.0, 1.0)),
+                      "P(make) against bid by meld class, 95% bands"))
+    s.tables.append(("Ceiling and safe bid (P(make) >= 0.8) by hand class",
+                     bid_levels(rules, study, min_n=max(5, len(study) // 20))))
+    return s
+
+
+def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, b: Budget):
+    """The hand-point formula: committed coefficients if fitted for ``rules``, else a fit on the study deals."""
+    from binokel_sim.formula import load_formula
+
+    s = Section("formula", "The hand-point formula")
+    try:
+        f = load_formula(rules)
+        s.text.append("Coefficients as committed in binokel_sim/formula_coefficients.json "
+                      f"(fitted with: {f.provenance.get('command', 'see provenance')}).")
+    except InputError as exc:
+        from binokel_sim.analyses.hand_formula import fit
+
+        half = len(study) // 2
+        f, stats = fit(rules, study.iloc[:half], study.iloc[half:], provenance={"seed": seed, "source": "report"})
+        s.text.append(f"No committed coefficients ({exc}); fitted here on {half} study deals, tested on "
+                      f"{len(study) - half} (R² out of sample {stats['r2_test']:.2f}).")
+    s.text.append(f"Rule of thumb: {f.rule_of_thumb()}")
+    coef = pd.DataFrame([{"term": "intercept", "coefficient": f.intercept}] +
+                        [{"term": k, "coefficient": v} for k, v in f.coef.items()] +
+                        [{"term": "residual sd", "coefficient": f.sd}])
+    s.tables.append(("Formula: estimated soloist total = intercept + sum of coefficient x feature", coef))
+    return s, f
+
+
+def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale: Scale) -> list[Section]:
+    ch = _figs()
+    s = Section("trump", "Trump choice")
+    n = len(study)
+    counts = study["contract"].value_counts().reindex(list(dict.fromkeys(study["contract"])))
+    rows = []
+    for name, k in counts.items():
+        p = k / n
+        rows.append({"contract": name, "share": p, "se": np.sqrt(p * (1 - p) / n), "n": n})
+    t = pd.DataFrame(rows).sort_values("contract")
+    # Which suit: the longest, the best meld suit, or another (suits are symmetric, so roles matter).
+    s.text.append(f"Contract announced by the soloist after the exchange, over {n} deals.")
+    s.tables.append(("Contracts chosen", t))
+    s.figures.append(("trump_choice", ch.bar_chart(t, "contract", "share", "se", "Contract chosen", "share"),
+                      "Share of each contract, 95% whiskers"))
+    d = Section("durch", "Durch odds")
+    from binokel_sim.analyses.compare import durch_chunk
+
+    m = max(b.meld_deals // 20, 100)
+    sure = np.concatenate(Job("compare-durch", durch_chunk, n=m, seed=seed, rules=rules, chunk_size=2000).run(
+        scale, desc="Durch"))
+    p = float(sure.mean())
+    se = float(np.sqrt(p * (1 - p) / m))
+    played = float((study["contract"] == "durch").mean())
+    d.text.append(f"A sure Durch for the soloist with the Tapp (the exchange optimiser's measure: after the best "
+                  f"discard no card of his can be beaten): {p:.5f} ± {se:.5f} of deals (n = {m:,}); announced in "
+                  f"the study deals: {played:.4f} (n = {n}). Durch is worth {rules.durch.value} "
+                  f"({rules.durch.open_value} open, {rules.durch.open_hand_value} open from the hand).")
+    d.tables.append(("Durch", pd.DataFrame([{"figure": "sure Durch with the Tapp", "value": p, "se": se, "n": m},
+                                           {"figure": "Durch announced (study deals)", "value": played,
+                                            "se": float(np.sqrt(played * (1 - played) / n)), "n": n}])))
+    return [s, d]
+
+
+def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> Section:
+    from binokel_sim.analyses.calibration import STREAM_CALIBRATION, calibration_table, chart
+
+    s = Section("calibration", "Calibration of the advisor")
+    cal = study_frame(rules, b.calibration_deals, seed, scale, STREAM_CALIBRATION, False)
+    t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
+    s.text.append(f"The formula's P(make) against the double-dummy outcome on {len(cal)} deals of their own stream "
+                  "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
+    s.tables.append(("Predicted against realised, by bin", t))
+    s.figures.append(("calibration", chart(t, f"Calibration, {rules.name}, n = {len(cal)}"),
+                      "Realised make rate against predicted P(make), ±2 SE"))
+    return s
+
+
+def build_report(rules: Rules, budget: str | Budget = "quick", seed: int = 1, scale: Scale | None = None,
+                 command: str = "") -> Report:
+    """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`."""
+    from binokel_sim import __version__
+    from binokel_sim.evaluation_study import STREAM_STUDY
+
+    b = budget if isinstance(budget, Budget) else check_budget(budget)
+    scale = scale or Scale()
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+
+    def timed(name, fn, *a):
+        t = time.perf_counter()
+        r = fn(*a)
+        timings[name] = round(time.perf_counter() - t, 2)
+        return r
+
+    sections, _ = timed("meld odds", meld_sections, rules, b, seed, scale)
+    study = timed("study deals", study_frame, rules, b.study_deals, seed, scale, STREAM_STUDY, True)
+    sections.append(tapp_section(rules, study))
+    sections.append(bid_section(rules, study))
+    fsec, f = formula_section(rules, study, seed, scale, b)
+    sections.append(fsec)
+    sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))
+    sections.append(timed("calibration", calibration_section, rules, f, b, seed, scale))
+    prov = {
+        "binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
+        "budget": b.name, "meld-odds deals": b.meld_deals, "study deals": b.study_deals,
+        "calibration deals": b.calibration_deals, "exchange policy": "heuristic", "play": "double-dummy",
+        "run time (s)": round(time.perf_counter() - t0, 1),
+        "time per study (s)": ", ".join(f"{k} {v}" for k, v in timings.items()),
+        "python": platform.python_version(), "run on": scale.describe(), "command": command,
+    }
+    psec = Section("provenance", "Provenance")
+    psec.text.append("Same seed, rules and budget give the same numbers, whatever the worker count, "
+                     "checkpoint or scheduler.")
+    psec.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "value": [str(v) for v in prov.values()]})))
+    sections.append(psec)
+    return Report(rules, b, seed, sections, prov)

@@ -1,0 +1,81 @@
+"""Benchmark of ``binokel bid``: one hand evaluated with a policy, against the bare solver in the same run.
+
+The target (issue 4): one hand, 1000 samples, ``sampled`` policy, at most 10 s on the
+2-core dev machine. Baseline measured in the same run: the plain double-dummy
+maximum of ``--base-deals`` random full deals (``max_points_batch``), so the ratio
+``bid_seconds / (samples x solver_seconds_per_deal)`` says how many solver calls'
+worth of time the evaluation spends per sample (the sampled policy makes about
+``top_k x inner + 2`` solver calls per sample).
+
+    .venv/bin/python benchmarks/bench_bid.py --samples 1000 --policy sampled > bench_bid.json
+
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+
+from binokel_sim.dealing import Dealer
+from binokel_sim.evaluation import EvalSettings, deal_counts, evaluate_hand
+from binokel_sim.melds import best_trump
+from binokel_sim.rules import load_rules
+from binokel_sim.solver import max_points_batch
+
+HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
+
+
+def solver_seconds_per_deal(rules, deals: int, seed: int) -> float:
+    """Plain double-dummy maximum of random deals (forehand soloist, best meld trump, melds as bonus)."""
+    hands, _ = deal_counts(Dealer(rules, seed, stream=(9, 9)).deal(deals), rules)
+    table = rules.meld_array()
+    trump = np.empty(deals, np.int8)
+    bonus = np.zeros((deals, rules.n_seats), np.int32)
+    for i in range(deals):
+        bonus[i, 0], trump[i] = best_trump(hands[i, 0], table)
+    args = (np.zeros(deals, np.int8), np.ones(deals, np.uint8), bonus, rules.play.last_trick)
+    max_points_batch(hands[:1], trump[:1], *(a[:1] for a in args[:3]), args[3])  # compile / load cache
+    t0 = time.perf_counter()
+    max_points_batch(hands, trump, *args)
+    return (time.perf_counter() - t0) / deals
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--policy", default="sampled")
+    ap.add_argument("--inner", type=int, default=EvalSettings.inner)
+    ap.add_argument("--top-k", type=int, default=EvalSettings.top_k)
+    ap.add_argument("--rules", default="standard")
+    ap.add_argument("--base-deals", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=None)
+    a = ap.parse_args()
+    rules = load_rules(a.rules)
+    st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
+    evaluate_hand(HAND, rules, samples=2, seed=a.seed, settings=st, workers=1)  # compile / load caches
+    t0 = time.perf_counter()
+    ev = evaluate_hand(HAND, rules, samples=a.samples, seed=a.seed, settings=st, workers=a.workers)
+    bid_s = time.perf_counter() - t0
+    per_deal = solver_seconds_per_deal(rules, a.base_deals, a.seed)
+    print(json.dumps({
+        "benchmark": "bid", "hand": HAND, "rules": rules.name, "policy": a.policy, "samples": a.samples,
+        "inner": a.inner, "top_k": a.top_k, "seed": a.seed, "bid_seconds": round(bid_s, 3),
+        "seconds_per_sample": round(bid_s / a.samples, 5),
+        "target_seconds_at_1000": 10.0, "projected_seconds_at_1000": round(bid_s / a.samples * 1000, 1),
+        "baseline": {"what": "max_points_batch on random full deals", "deals": a.base_deals,
+                     "seconds_per_deal": round(per_deal, 5)},
+        "ratio_bid_sample_to_solver_deal": round(bid_s / a.samples / per_deal, 2),
+        "ceiling_bid": ev.ceiling_bid, "safe_bid": ev.safe_bid,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""``binokel solve``: double-dummy values of a position, one or a batch.
+
+    binokel solve --hands "EA E10 EK / GA GK GO / HA HK HO" --trump H --leader 0 --solo 0 --json
+    binokel solve --batch positions.jsonl --json
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from binokel_sim.dealing import check_deck
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
+from binokel_sim.solver import Position, Solver, parse_trump, solve as solve_position
+
+from .common import json_option, rules_option
+from .main import cli
+
+
+def build_position(rules: Rules, hands: Any, trump: Any, leader: Any, solo: Any, teams: Any, trick: Any,
+                   special: bool) -> Position:
+    """A validated position with the CLI's defaults taken from the rules."""
+    if solo is None:
+        solo = 0
+    if leader is None:
+        leader = solo if special or rules.play.first_lead == "soloist" else 0
+    if special:
+        if parse_trump(trump) is not None:
+            raise InputError("Durch and Bettel are played without trumps (leave out --trump or give none)")
+        trump = None
+    elif trump is None:
+        raise InputError("missing trump: give a suit letter E, G, H, S or none")
+    pos = Position.parse(hands, trump, leader, solo, teams, trick or (), last_trick=rules.play.last_trick)
+    if pos.seats != rules.layout.players:
+        raise InputError(f"{pos.seats} hands given, but preset {rules.name!r} seats {rules.layout.players} players "
+                         "(choose --rules to match)")
+    if teams is None and rules.layout.teams:
+        pos = Position.parse(hands, trump, leader, solo, rules.layout.partners(pos.solo), trick or (),
+                             last_trick=rules.play.last_trick)
+    for s, h in enumerate(pos.hands):
+        check_deck(rules, [c for c in range(24) if h[c]], f"seat {s}")
+    check_deck(rules, pos.trick, "trick")
+    return pos
+
+
+def _text(result: dict[str, Any]) -> str:
+    lines = [f"solo side points: {result['solo_points']}"]
+    if "reaches_target" in result:
+        lines.append(f"reaches target:   {'yes' if result['reaches_target'] else 'no'}")
+    if "card_values" in result:
+        lines.append("card values:      " + "  ".join(f"{c} {v}" for c, v in result["card_values"].items()))
+    for k in ("durch", "bettel"):
+        if k in result:
+            lines.append(f"{k}:{' ' * (16 - len(k))}{'yes' if result[k] else 'no'}")
+    lines.append(f"nodes {result['nodes']}, {result['seconds']:.3f} s")
+    return "\n".join(lines)
+
+
+_BATCH_KEYS = {"hands", "trump", "leader", "solo", "teams", "trick", "target", "cards", "durch", "bettel",
+               "need_trick"}
+
+
+def _batch(path: str, rules: Rules, as_json: bool) -> None:
+    solver = Solver()
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read batch file {path}: {exc.strerror}") from None
+    with fh:
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path} line {no}: not JSON ({exc.msg})") from None
+            try:
+                if not isinstance(obj, dict):
+                    raise InputError("expected a JSON object")
+                unknown = sorted(set(obj) - _BATCH_KEYS)
+                if unknown:
+                    raise InputError(f"unknown key {unknown[0]!r}")
+                if "hands" not in obj:
+                    raise InputError("missing key 'hands'")
+                special = bool(obj.get("durch") or obj.get("bettel"))
+                # In JSON, null is "no trump"; a missing key is an error unless Durch/Bettel.
+                trump = obj.get("trump", "none" if special else None)
+                pos = build_position(rules, obj["hands"], "none" if "trump" in obj and trump is None else trump,
+                                     obj.get("leader"), obj.get("solo"), obj.get("teams"), obj.get("trick"), special)
+                target = obj.get("target")
+                if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+                    raise InputError(f"target: expected an integer, got {target!r}")
+                result = solve_position(pos, target=target, cards=bool(obj.get("cards")), durch=bool(obj.get("durch")),
+                                        bettel=bool(obj.get("bettel")), need_trick=bool(obj.get("need_trick")),
+                                        solver=solver)
+            except InputError as exc:
+                raise InputError(f"{path} line {no}: {exc}") from None
+            click.echo(json.dumps(result) if as_json else _text(result))
+
+
+@cli.command("solve")
+@click.option("--hands", help='Hands in seat order separated by "/", e.g. "EA E10 ... / GK ... / ...".')
+@click.option("--trump", help="Trump suit letter (E, G, H, S) or none.")
+@click.option("--leader", type=int, default=None, help="Seat leading the current trick (default: from the rules).")
+@click.option("--solo", type=int, default=None, help="The soloist's seat (default 0).")
+@click.option("--teams", default=None, help="Seats of the soloist's side, e.g. 0,2 (default: from the rules).")
+@click.option("--trick", default="", help="Cards already played to the current trick, the leader's first.")
+@click.option("--target", type=int, default=None, help="Also ask: can the soloist's side reach T points?")
+@click.option("--need-trick", is_flag=True, help="With --target: the side must also win a trick.")
+@click.option("--cards", is_flag=True, help="Also give the value of every legal card of the player to move.")
+@click.option("--durch", is_flag=True, help="Also ask: can the soloist win every trick (no trump)?")
+@click.option("--bettel", is_flag=True, help="Also ask: can the soloist avoid every trick (no trump)?")
+@click.option("--batch", type=str, default=None, help="Solve every JSON line of this file (see the docs).")
+@rules_option
+@json_option
+def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, cards, durch, bettel, batch, rules,
+              as_json) -> None:
+    """Exact double-dummy play: points the soloist's side can guarantee, and more."""
+    if batch is not None:
+        if hands is not None:
+            raise InputError("give either --hands or --batch, not both")
+        _batch(batch, rules, as_json)
+        return
+    if hands is None:
+        raise InputError("missing --hands (or --batch FILE)")
+    if durch and bettel:
+        raise InputError("give --durch or --bettel, not both")
+    pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch or bettel)
+    result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick)
+    click.echo(json.dumps(result) if as_json else _text(result))

@@ -1,0 +1,85 @@
+"""binokel compare: figures that agree with their sources, resumable chunks, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from binokel_sim.analyses.compare import compare, durch_chunk, wide
+from binokel_sim.analyses.meld_odds import meld_odds_table
+from binokel_sim.exact_odds import exact_odds
+from binokel_sim.rules import load_rules
+from binokel_sim.runner import Checkpoint, Job, Scale
+from clitools import assert_one_line_error, run_cli
+
+STD, KREUZ = load_rules("standard"), load_rules("kreuz")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return compare([STD, KREUZ], deals=3000, played=1, seed=3, scale=Scale(workers=2))
+
+
+def test_meld_figures_come_from_the_meld_odds_study(table):
+    odds = meld_odds_table(STD, 3000, 3, workers=1, scopes=("hand", "kept"))
+    get = lambda scope, ev: odds[(odds.scope == scope) & (odds.event == ev)].iloc[0]  # noqa: E731
+    t = table[table.rules == "standard"].set_index("figure")
+    assert t.loc["binokel in hand", "value"] == get("hand", "binokel").value
+    assert t.loc["binokel in hand", "n"] == 9000
+    tapp = get("kept", "meld_mean_best").value - get("hand", "meld_mean_best").value
+    assert t.loc["Tapp meld value", "value"] == pytest.approx(tapp)
+    # Statistical check against the exact probability (fixed seed): within 4 standard errors.
+    exact = float(exact_odds(STD, STD.layout.hand_size).events["binokel"])
+    p = t.loc["binokel in hand"]
+    assert abs(p["value"] - exact) < 4 * p["se"]
+
+
+def test_rule_sets_differ_where_they_should(table):
+    w = wide(table, with_se=False).set_index("figure")
+    # Nine cards at four players against twelve at three: fewer melds in a dealt hand.
+    assert w.loc["mean best melds, hand", "kreuz"] < w.loc["mean best melds, hand", "standard"]
+    for name in ("standard", "kreuz"):
+        rates = [w.loc[f"make rate at {b}", name] for b in (150, 200, 250, 300)]
+        assert rates == sorted(rates, reverse=True)
+        assert w.loc["contract bid", name] >= 150
+    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "n"}
+    assert (table[table.study == "play"]["n"] <= 1).all()
+
+
+def test_durch_chunks_resume_and_match_the_reference(tmp_path):
+    job = Job("compare-durch", durch_chunk, n=4500, seed=2, rules=STD, chunk_size=2000)
+    whole = np.concatenate(job.run(Scale(workers=1)))
+    job.run(Scale(workers=2, checkpoint=tmp_path))
+    ck = Checkpoint(tmp_path, job)
+    ck.path(job.chunks()[1]).unlink()
+    resumed = np.concatenate(job.run(Scale(workers=2, checkpoint=tmp_path)))
+    assert np.array_equal(whole, resumed)
+    # A sure Durch is rare but not impossible.
+    assert 0 <= whole.mean() < 0.01
+
+
+def test_compare_cli_writes_tables_and_charts(tmp_path, capsys):
+    code, out, err = run_cli(capsys, "compare", "standard", "kreuz", "--deals", "2000", "--played", "0",
+                             "--out", str(tmp_path / "c.json"), "--charts", str(tmp_path / "ch"), "--quiet",
+                             "--checkpoint", str(tmp_path / "ck"))
+    assert code == 0, err
+    rows = json.loads((tmp_path / "c.json").read_text())
+    assert {r["rules"] for r in rows} == {"standard", "kreuz"}
+    assert sorted(p.name for p in (tmp_path / "ch").iterdir()) == ["make_rates.png", "mean_melds.png",
+                                                                   "meld_rates.png"]
+    assert "binokel in hand" in out and "±" in out
+    again = run_cli(capsys, "compare", "standard", "kreuz", "--deals", "2000", "--played", "0", "--json",
+                    "--checkpoint", str(tmp_path / "ck"))
+    assert again[0] == 0
+    got = pd.DataFrame(json.loads(again[1])["rows"])
+    assert np.allclose(got["value"], pd.DataFrame(rows)["value"], equal_nan=True)
+
+
+def test_compare_cli_errors(capsys):
+    assert_one_line_error(capsys, "compare", "standard", "nope", contains="nope")
+    assert_one_line_error(capsys, "compare", "standard", "standard", "--played", "0", contains="twice")
+    assert_one_line_error(capsys, "compare", "--deals", "0", contains="--deals")
+    assert_one_line_error(capsys, "compare", "standard", "--out", "x.xlsx", contains="x.xlsx")

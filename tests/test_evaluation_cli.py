@@ -1,0 +1,79 @@
+"""``binokel bid``, ``odds tapp`` and ``odds bids`` end to end, with the toy double-dummy back end."""
+
+
+import numpy as np
+import pytest
+
+import binokel_sim.evaluation_dd as evaluation_dd
+from clitools import assert_one_line_error, run_cli, run_json
+from test_evaluation import HAND, toy_points, toy_specials
+
+
+@pytest.fixture
+def toy_dd(monkeypatch):
+    monkeypatch.setattr(evaluation_dd, "default_solver", lambda: toy_points)
+    monkeypatch.setattr(evaluation_dd, "default_specials", toy_specials)
+
+
+def test_bid_json_report(capsys, toy_dd, tmp_path):
+    out = tmp_path / "bids.csv"
+    rep = run_json(capsys, "bid", HAND, "--samples", "30", "--seed", "4", "--policy", "sampled", "--inner", "2",
+                   "--top-k", "2", "--out", str(out), "-q")
+    assert rep["samples"] == 30 and rep["seed"] == 4 and rep["rules"] == "standard" and rep["policy"] == "sampled"
+    p = [r["p_make"] for r in rep["bids"]]
+    assert all(a >= b for a, b in zip(p, p[1:]))
+    assert rep["bids"][0]["bid"] == 150 and all(r["n"] == 30 for r in rep["bids"])
+    pos = [r["bid"] for r in rep["bids"] if r["expected_score"] > 0]
+    assert rep["ceiling_bid"] == max(pos)
+    safe = [r["bid"] for r in rep["bids"] if r["p_make"] >= 0.8]
+    assert rep["safe_bid"] == (max(safe) if safe else None)
+    assert {"mean", "se", "n"} <= set(rep["tapp_value"]) and rep["tapp_value"]["n"] == 30
+    assert sum(c["share"] for c in rep["contracts"]) == pytest.approx(1.0)
+    assert out.read_text().splitlines()[0].startswith("bid,n,p_make,p_make_se,expected_score")
+    quick = rep["formula"]  # the shipped hand formula's estimate rides along
+    assert quick["total"] > 0 and quick["sd"] > 0 and quick["n_train"] >= 1
+
+
+def test_bid_readable_table(capsys, toy_dd):
+    code, out, err = run_cli(capsys, "bid", HAND, "--samples", "10", "--policy", "heuristic")
+    assert code == 0
+    assert "ceiling bid" in out and "safe bid (P(make) >= 80%)" in out and "Tapp value" in out
+    assert "n = 10 deals, seed 1" in out
+
+
+@pytest.mark.parametrize("args,contains", [
+    (["EA EA"], "hand: 2 cards"),
+    (["EA EA EA E10 EK EO EU GA G10 HA H10 SA"], "at most twice"),
+    ([HAND, "--confidence", "1.5"], "--confidence"),
+    ([HAND, "--seat", "3"], "--seat"),
+    ([HAND, "--out", "x.xlsx"], "cannot write a table"),
+    ([HAND, "--policy", "psychic"], "psychic"),
+    ([HAND, "--samples", "0"], "--samples"),
+    ([HAND.replace("S10", "S7")], "40-card deck"),
+])
+def test_bid_bad_input_one_line_error(capsys, args, contains):
+    assert_one_line_error(capsys, "bid", *args, contains=contains)
+
+
+def test_odds_tapp_melds_only_and_dd(capsys, toy_dd, tmp_path):
+    rep = run_json(capsys, "odds", "tapp", "--melds-only", "--deals", "40", "--seed", "3")
+    assert rep["overall"]["n"] == 40 and "dd_mean" not in rep["overall"]
+    for feature in ("melds", "aces", "tens", "longest"):
+        assert sum(r["n"] for r in rep["by_class"] if r["feature"] == feature) == 40
+    assert sum(r["melds_share"] for r in rep["distribution"]) == pytest.approx(1.0)
+    chart = tmp_path / "t.png"
+    rep = run_json(capsys, "odds", "tapp", "--deals", "12", "--chart", str(chart), "-q")
+    assert rep["double_dummy"] and rep["overall"]["n"] == 12 and np.isfinite(rep["overall"]["dd_mean"])
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_odds_bids_table(capsys, toy_dd):
+    rep = run_json(capsys, "odds", "bids", "--deals", "36", "--min-n", "5", "--seed", "2")
+    rows = rep["table"]
+    assert rows[-1]["melds"] == "all" and rows[-1]["n"] == 36
+    assert sum(r["n"] for r in rows[:-1]) <= 36
+    for r in rows:
+        if r["safe_bid"] is not None:
+            assert r["safe_p_make"] >= 0.8
+    assert_one_line_error(capsys, "odds", "bids", "--melds-only", contains="double-dummy")
+    assert_one_line_error(capsys, "odds", "tapp", "--chart", "x.gif", contains="cannot write a chart")

@@ -1,0 +1,73 @@
+"""binokel report: a self-contained HTML report and its Markdown twin, resumable, from tiny budgets."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from binokel_sim.analyses.report import BUDGETS, STUDY_CHUNK, check_budget
+from binokel_sim.analyses.report_render import markdown_table
+from binokel_sim.errors import InputError
+from clitools import assert_one_line_error, run_cli
+
+ARGS = ["report", "--rules", "kreuz", "--meld-deals", "3000", "--study-deals", "8", "--calibration-deals", "4",
+        "--seed", "5", "--quiet"]
+
+
+def _tables(folder: Path) -> dict[str, pd.DataFrame]:
+    return {p.name: pd.read_csv(p) for p in sorted((folder / "tables").glob("*.csv")) if "provenance" not in p.name}
+
+
+def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
+    out, ck = tmp_path / "rep", tmp_path / "ck"
+    code, stdout, err = run_cli(capsys, *ARGS, "--out", str(out), "--checkpoint", str(ck))
+    assert code == 0, err
+    assert "report.html" in stdout
+    html = (out / "report.html").read_text()
+    md = (out / "report.md").read_text()
+    # Self-contained: every image is embedded, nothing is fetched.
+    srcs = re.findall(r"src='([^']*)'", html)
+    assert len(srcs) == 6 and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert "http" not in html.replace("http-equiv", "")
+    # The Markdown twin links PNGs written beside it and the same sections.
+    figs = re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", md)
+    assert len(figs) == 6 and all((out / f).is_file() for f in figs)
+    for title in ("Meld odds", "meld-total distribution", "Tapp's value", "bid ladder", "hand-point formula",
+                  "Trump choice", "Durch odds", "Calibration", "Provenance"):
+        assert title in md and title in unescape(html)
+    prov = pd.read_csv(out / "tables" / "provenance-1.csv").set_index("item")["value"]
+    assert prov["rules"] == "kreuz" and prov["seed"] == "5" and prov["study deals"] == "8"
+    assert prov["meld-odds deals"] == "3000" and float(prov["run time (s)"]) > 0
+    tapp = pd.read_csv(out / "tables" / "tapp-1.csv")
+    assert tapp["n"].sum() == 4 * 8  # every deal in one class of each of the four features
+    # Kill-and-resume: drop the study's last chunk; the rerun recomputes it to the same tables.
+    last = [q for p in ck.iterdir() if p.name.startswith("study-deals-") for q in p.glob("*.pkl")
+            if q.name.endswith(f"-{(8 - 1) // STUDY_CHUNK * STUDY_CHUNK}-8.pkl")]
+    assert len(last) == 1  # the study deals' last chunk (the calibration deals end at 4)
+    last[0].unlink()
+    code, _, err = run_cli(capsys, *ARGS, "--out", str(tmp_path / "again"), "--checkpoint", str(ck))
+    assert code == 0, err
+    a, b = _tables(out), _tables(tmp_path / "again")
+    assert a.keys() == b.keys() and len(a) == 8
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=False, rtol=1e-12)
+
+
+def test_budgets_and_errors(tmp_path, capsys):
+    assert BUDGETS["quick"].study_deals < BUDGETS["standard"].study_deals < BUDGETS["full"].study_deals
+    with pytest.raises(InputError, match="unknown budget"):
+        check_budget("huge")
+    assert_one_line_error(capsys, "report", "--budget", "huge", contains="huge")
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert_one_line_error(capsys, "report", "--out", str(f), contains="is a file")
+    assert_one_line_error(capsys, "report", "--study-deals", "1", contains="--study-deals")
+
+
+def test_markdown_table_formats_cells():
+    df = pd.DataFrame({"a": [1, None], "b": [0.123456, float("nan")], "c": ["x|y", True]})
+    assert markdown_table(df).splitlines()[2:] == ["| 1 | 0.1235 | x\\|y |", "| - | - | yes |"]

@@ -1,0 +1,82 @@
+"""``binokel solve``: JSON output, batch mode, one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from binokel_sim.cli.main import main
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", *args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_solve_json(capsys):
+    code, out, err = run(capsys, "--hands", "EA EK / E10 EU / EO GA", "--trump", "none", "--leader", "0",
+                         "--solo", "0", "--target", "34", "--cards", "--json")
+    assert code == 0 and err == ""
+    r = json.loads(out)
+    assert (r["solo_points"], r["reaches_target"], r["card_values"]) == (34, True, {"EA": 16, "EK": 34})
+    assert r["nodes"] > 0 and r["seconds"] >= 0
+
+
+def test_solve_trick_durch_and_text(capsys):
+    code, out, _ = run(capsys, "--hands", "EK / E10 GU / EU GO", "--trick", "EA", "--solo", "0", "--durch", "--json")
+    assert code == 0 and json.loads(out)["durch"] is True
+    code, out, _ = run(capsys, "--hands", "EU GU / EA GA / E10 G10", "--solo", "0", "--bettel")
+    assert code == 0 and "bettel:" in out and "yes" in out.split("bettel:")[1].splitlines()[0]
+
+
+def test_kreuz_defaults_to_partners(capsys):
+    hands = "EA E10 / GA G10 / EK EU / GK GU"
+    _, out, _ = run(capsys, "--hands", hands, "--trump", "none", "--rules", "kreuz", "--json")
+    _, out2, _ = run(capsys, "--hands", hands, "--trump", "none", "--rules", "kreuz", "--teams", "0,2", "--json")
+    _, out3, _ = run(capsys, "--hands", hands, "--trump", "none", "--rules", "four-solo", "--json")
+    assert json.loads(out)["solo_points"] == json.loads(out2)["solo_points"] == 64
+    assert json.loads(out3)["solo_points"] == 64
+
+
+def test_batch(tmp_path, capsys):
+    lines = [
+        {"hands": [["EA", "EK"], ["E10", "EU"], ["EO", "GA"]], "trump": None, "leader": 0, "solo": 0},
+        {"hands": [["EA", "EK"], ["E10", "EU"], ["EO", "GA"]], "trump": "H", "leader": 0, "solo": 1, "target": 20},
+        {"hands": [["GU"], ["EA", "EU"], ["EK", "GK"]], "trump": None, "leader": 0, "solo": 1, "trick": ["E10"]},
+    ]
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    code, out, _ = run(capsys, "--batch", str(f), "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and [r["solo_points"] for r in rows] == [34, rows[1]["solo_points"], 43]
+    assert rows[1]["reaches_target"] == (rows[1]["solo_points"] >= 20)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--hands", "EA EK / E10 / EO GA", "--trump", "none"], "seat 1"),
+        (["--hands", "EA EA / EA EU / EO GA", "--trump", "none"], "EA appears 3 times"),
+        (["--hands", "GK / EU / EO GA", "--trump", "none", "--trick", "EA G10"], "may not play G10"),
+        (["--hands", "EA EK / E10 EU / EO GA", "--trump", "none", "--solo", "4"], "out of range"),
+        (["--hands", "EA EK / E10 EU / EO GA"], "missing trump"),
+        (["--hands", "EA EK / E10 EU / EO GA / SA SK", "--trump", "H"], "preset 'standard'"),
+        (["--hands", "EA E7 / E10 EU / EO GA", "--trump", "H"], "40-card deck"),
+        (["--hands", "EA EK / E10 EU / EO GA", "--trump", "H", "--durch"], "without trumps"),
+        (["--batch", "/nonexistent/x.jsonl"], "cannot read"),
+    ],
+)
+def test_errors_one_line_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_batch_bad_line(tmp_path, capsys):
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"hands": [["EA"], ["E10"], ["EK"]], "trump": null, "leader": 0, "solo": 0}\n{"hands": 3}\n')
+    code, out, err = run(capsys, "--batch", str(f), "--json")
+    assert code == 2 and len(out.splitlines()) == 1 and "line 2" in err and err.count("\n") == 1
