@@ -361,16 +361,21 @@ def cheap_candidates(hand, tapp, rules: Rules, policy: str = "heuristic", per_tr
 
 
 @kernel
-def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
-    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+def discard_buffer(pools, dsize):
+    """Scratch rows for every discard of a pool: C(pool size, dsize) bounds the distinct ones."""
     size = 1
     total = 0
     for c in range(24):
         total += pools[0, c]
-    # C(total, dsize) bounds the distinct discards.
     for j in range(dsize):
         size = size * (total - j) // (j + 1)
-    discs = np.empty((size, 24), dtype=np.uint8)
+    return np.empty((size, 24), dtype=np.uint8)
+
+
+@kernel
+def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
+    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+    discs = discard_buffer(pools, dsize)
     for i in range(pools.shape[0]):
         best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])
 
@@ -385,12 +390,6 @@ def fixed_discard_values(kept, disc_points, table, weights, mode, out):
 @kernel
 def special_batch(pools, dsize, kind, out_disc, out_measure):
     """Best Durch (kind 4) or Bettel (kind 5) discard of each pool; the cards seen are the pool."""
-    size = 1
-    total = 0
-    for c in range(24):
-        total += pools[0, c]
-    for j in range(dsize):
-        size = size * (total - j) // (j + 1)
-    discs = np.empty((size, 24), dtype=np.uint8)
+    discs = discard_buffer(pools, dsize)
     for i in range(pools.shape[0]):
         out_measure[i] = best_special(pools[i], dsize, pools[i], discs, kind, out_disc[i])
