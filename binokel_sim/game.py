@@ -95,6 +95,20 @@ def ceiling(counts: np.ndarray, rules: Rules) -> int:
     return floor_to_step(best, rules)
 
 
+def expected_play_score(estimate: float, bid: int, rules: Rules) -> float:
+    """The soloist's expected score of playing ``bid`` when his estimate of his total is ``estimate``.
+
+    With a committed hand-point formula, the estimate is taken as uncertain with the
+    formula's residual spread (the same error model the auction bids with), so a hand a
+    little under its bid still plays when failing is less likely than it looks. Without
+    one, the estimate is taken at face value: made if it reaches the bid, else failed.
+    """
+    f = _formula(rules)
+    if f is not None:
+        return f.expected_score(float(estimate), int(bid), rules.scoring.failure_factor)
+    return float(estimate) if estimate >= bid else float(-rules.scoring.failure_factor * bid)
+
+
 @dataclass
 class DealRecord:
     """One deal of a game, as the tables report it (players, not seats, except ``soloist_seat``)."""
@@ -176,7 +190,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     if best.contract == TRUMP:
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
-        own = best.value if best.value >= bid else -rules.scoring.failure_factor * bid
+        own = expected_play_score(best.value, bid, rules)
         if surrender_choice(np.array([[own]], dtype=np.float64), np.array([bid]), rules)[0, 0]:
             deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
             return _Outcome(sol, bid, SURRENDER, trump, False, score_deal(rules, deal), [])
