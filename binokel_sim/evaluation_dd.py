@@ -71,10 +71,8 @@ def default_specials() -> Specials:
 
 
 def first_leader(rules: Rules, soloist: int, contract: int) -> int:
-    """Seat leading the first trick: Durch always the soloist; else ``play.first_lead``."""
-    if contract == DURCH_CODE or rules.play.first_lead == "soloist":
-        return soloist
-    return 0
+    """Seat leading the first trick of ``contract`` (a trump 0..3 or a special code)."""
+    return rules.play.first_leader(soloist, durch=contract == DURCH_CODE)
 
 
 @kernel

@@ -120,6 +120,14 @@ class Play:
     first_lead: str
     last_trick: int
 
+    def first_leader(self, soloist: int, durch: bool = False) -> int:
+        """Seat leading the first trick: the soloist at a Durch (RULES.md §8), else per ``first_lead``.
+
+        >>> Play("forehand", 10).first_leader(2), Play("forehand", 10).first_leader(2, durch=True)
+        (0, 2)
+        """
+        return soloist if durch or self.first_lead == "soloist" else 0
+
 
 @dataclass(frozen=True)
 class Scoring:

@@ -21,12 +21,13 @@ from .main import cli
 
 
 def build_position(rules: Rules, hands: Any, trump: Any, leader: Any, solo: Any, teams: Any, trick: Any,
-                   special: bool) -> Position:
+                   durch: bool, bettel: bool) -> Position:
     """A validated position with the CLI's defaults taken from the rules."""
+    special = durch or bettel
     if solo is None:
         solo = 0
     if leader is None:
-        leader = solo if special or rules.play.first_lead == "soloist" else 0
+        leader = rules.play.first_leader(solo, durch=durch)
     if special:
         if parse_trump(trump) is not None:
             raise InputError("Durch and Bettel are played without trumps (leave out --trump or give none)")
@@ -89,7 +90,8 @@ def _batch(path: str, rules: Rules, as_json: bool) -> None:
                 # In JSON, null is "no trump"; a missing key is an error unless Durch/Bettel.
                 trump = obj.get("trump", "none" if special else None)
                 pos = build_position(rules, obj["hands"], "none" if "trump" in obj and trump is None else trump,
-                                     obj.get("leader"), obj.get("solo"), obj.get("teams"), obj.get("trick"), special)
+                                     obj.get("leader"), obj.get("solo"), obj.get("teams"), obj.get("trick"),
+                                     bool(obj.get("durch")), bool(obj.get("bettel")))
                 target = obj.get("target")
                 if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
                     raise InputError(f"target: expected an integer, got {target!r}")
@@ -128,6 +130,6 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
         raise InputError("missing --hands (or --batch FILE)")
     if durch and bettel:
         raise InputError("give --durch or --bettel, not both")
-    pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch or bettel)
+    pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch, bettel)
     result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick)
     click.echo(json.dumps(result) if as_json else _text(result))
