@@ -4,7 +4,9 @@
 thread pools can run kernels side by side; ``error_model="numpy"`` so integer
 division never raises inside a kernel.
 
->>> @kernel
+Kernels live in modules (numba caches by source file); here, without a file, caching is off:
+
+>>> @kernel(cache=False)
 ... def add(a, b):
 ...     return a + b
 >>> add(2, 3)
