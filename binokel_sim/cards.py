@@ -137,6 +137,25 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return out
 
 
+def to_cards(value: str | Iterable[str] | Iterable[int]) -> list[int]:
+    """Card types from text, a list of card texts, or a list of card types (checked).
+
+    >>> to_cards("EA GO"), to_cards(["EA", "GO"]), to_cards([0, 9])
+    ([0, 9], [0, 9], [0, 9])
+    """
+    if isinstance(value, str):
+        return parse_cards(value)
+    items = list(value)
+    if all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in items):
+        bad = [c for c in items if not 0 <= int(c) < N_TYPES]
+        if bad:
+            raise InputError(f"card type {bad[0]} out of range 0..{N_TYPES - 1}")
+        return [int(c) for c in items]
+    if not all(isinstance(c, str) for c in items):
+        raise InputError(f"expected card text like 'EA', got {items!r}")
+    return parse_cards(" ".join(items))
+
+
 def parse_card(text: str) -> int:
     """Parse exactly one card."""
     cards = parse_cards(text)

@@ -21,7 +21,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from .cards import COPIES, N_TYPES, Hand, counts_of, deck_types, format_cards, parse_cards
+from .cards import COPIES, N_TYPES, Hand, counts_of, deck_types, format_cards, to_cards
 from .errors import InputError
 from .jit import kernel
 from .rng import derive_key, next_below, stream_start
@@ -97,7 +97,7 @@ def make_spec(rules: Rules, predealt: Mapping[int | str, Iterable[int] | str] | 
     fixed = np.full(slices[-1].stop, -1, dtype=np.int8)
     used = np.zeros(N_TYPES, dtype=np.int64)
     for who, cards in (predealt or {}).items():
-        cards = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        cards = to_cards(cards)
         if who == TAPP:
             sl, label = slices[-1], "Tapp"
         elif isinstance(who, int) and 0 <= who < rules.layout.players:

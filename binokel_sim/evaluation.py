@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cards import CARD_POINTS, N_TYPES, SUITS, counts_of, deck_types, format_cards, parse_cards
-from .dealing import Dealer, check_deck, seat_slices
+from .cards import CARD_POINTS, N_TYPES, SUITS, deck_types, format_cards
+from .dealing import Dealer, seat_slices
 from .errors import InputError
 from .evaluation_dd import DD, solve_rows
-from .exchange import BETTEL_CODE, DURCH_CODE, Candidate, check_policy, make_candidate, pool_of
+from .exchange import BETTEL_CODE, DURCH_CODE, Candidate, as_counts, check_policy, make_candidate, pool_of
 from .exchange_policy import build_candidates, choose, inner_hands
 from .rng import derive_key
 from .rules import Rules, load_rules
@@ -67,14 +67,6 @@ class EvalSettings:
             if getattr(self, name) < 1:
                 raise InputError(f"{name.replace('_', '-')}: must be at least 1, got {getattr(self, name)}")
         return self
-
-
-def _hand_counts(hand, rules: Rules) -> np.ndarray:
-    cards = parse_cards(hand) if isinstance(hand, str) else [int(c) for c in hand]
-    if len(cards) != rules.layout.hand_size:
-        raise InputError(f"hand: expected {rules.layout.hand_size} cards for preset {rules.name!r}, got {len(cards)}")
-    check_deck(rules, cards, "hand")
-    return counts_of(cards)
 
 
 def deal_counts(rows: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -316,7 +308,7 @@ def evaluate_hand(hand, rules: Rules | str = "standard", *, seat: int = 0, sampl
         raise InputError(f"samples: must be at least 1, got {samples}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    counts = _hand_counts(hand, rules)
+    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)

@@ -29,9 +29,9 @@ from math import comb
 
 import numpy as np
 
-from .cards import CARD_POINTS, N_TYPES, SUITS, cards_of, counts_of, format_cards, parse_cards
-from .dealing import check_deck
+from .cards import CARD_POINTS, N_TYPES, SUITS, cards_of, format_cards, to_cards
 from .errors import InputError
+from .hand_input import read_hand
 from .jit import kernel
 from .melds import meld_total
 from .rules import Rules
@@ -273,18 +273,18 @@ def check_policy(policy: str) -> str:
     return policy
 
 
-def _as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
-    cards = parse_cards(cards) if isinstance(cards, str) else [int(c) for c in cards]
+def as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
+    """Count vector of exactly ``size`` cards (text, card texts or types) valid for ``rules``."""
+    cards = to_cards(cards)
     if len(cards) != size:
         raise InputError(f"{what}: expected {size} cards, got {len(cards)}")
-    check_deck(rules, cards, what)
-    return counts_of(cards)
+    return read_hand(cards, rules, what=what).counts
 
 
 def pool_of(hand, tapp, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Validated (hand counts, Tapp counts); InputError for wrong sizes or a card held three times."""
-    h = _as_counts(hand, "hand", rules.layout.hand_size, rules)
-    t = _as_counts(tapp, "Tapp", rules.layout.tapp_size, rules)
+    h = as_counts(hand, "hand", rules.layout.hand_size, rules)
+    t = as_counts(tapp, "Tapp", rules.layout.tapp_size, rules)
     both = h.astype(np.int64) + t
     if (both > 2).any():
         c = int(np.argmax(both > 2))

@@ -11,15 +11,19 @@ binokel_sim.errors.InputError: hand: E7 is not in the 40-card deck of preset 'st
 
 from __future__ import annotations
 
-from .cards import Hand, counts_of, parse_cards
+from typing import Iterable
+
+from .cards import Hand, counts_of, to_cards
 from .dealing import check_deck
 from .errors import InputError
 from .rules import Rules
 
 
-def read_hand(text: str, rules: Rules, size: int | None = None, what: str = "hand") -> Hand:
-    """Parse ``text`` as a hand for ``rules``; with ``size``, demand exactly that many cards."""
-    cards = parse_cards(text)
+def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules, size: int | None = None,
+              what: str = "hand") -> Hand:
+    """Read ``text`` (card text, or a list of card texts or types) as a hand for ``rules``;
+    with ``size``, demand exactly that many cards."""
+    cards = to_cards(text)
     if not cards:
         raise InputError(f"{what}: no cards given")
     check_deck(rules, cards, what)

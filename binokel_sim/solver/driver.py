@@ -17,7 +17,7 @@ from ..jit import kernel
 from ..play import POINTS, beats
 from .search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY, MV_COLS,
                      MODE_POINTS, S_ITERS, STATS_SIZE, search, trick_gain, upper_bound)
-from .table import INF, MAX_GEN, clear
+from .table import MAX_GEN, clear
 
 #: Rows of the table a batch call allocates (2**20 rows, 40 MiB: at 2**18 the large deals
 #: took ~2x the nodes).

@@ -14,11 +14,11 @@ binokel_sim.errors.InputError: seat 0 played to the trick, so it should hold 0 c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from ..cards import CARD_POINTS, CARD_TEXT, COPIES, N_TYPES, format_cards, parse_cards, parse_suit
+from ..cards import CARD_POINTS, CARD_TEXT, COPIES, N_TYPES, format_cards, parse_suit, to_cards
 from ..errors import InputError
 from ..play import legal_in_trick, trick_winner
 
@@ -29,20 +29,6 @@ def _seat(value: object, what: str, seats: int) -> int:
     if not 0 <= int(value) < seats:
         raise InputError(f"{what}: seat {value} out of range 0..{seats - 1}")
     return int(value)
-
-
-def _cards(value: str | Iterable[str] | Iterable[int]) -> list[int]:
-    if isinstance(value, str):
-        return parse_cards(value)
-    items = list(value)
-    if all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in items):
-        bad = [c for c in items if not 0 <= int(c) < N_TYPES]
-        if bad:
-            raise InputError(f"card type {bad[0]} out of range 0..{N_TYPES - 1}")
-        return [int(c) for c in items]
-    if not all(isinstance(c, str) for c in items):
-        raise InputError(f"expected card text like 'EA', got {items!r}")
-    return parse_cards(" ".join(items))
 
 
 def parse_trump(value: str | int | None) -> int | None:
@@ -94,13 +80,13 @@ class Position:
         if len(parts) not in (3, 4):
             raise InputError(f"expected 3 or 4 hands separated by '/', got {len(parts)}")
         seats = len(parts)
-        cards = [_cards(h) for h in parts]
+        cards = [to_cards(h) for h in parts]
         counts = tuple(np.bincount(np.array(c, dtype=np.int64), minlength=N_TYPES).astype(np.uint8) for c in cards)
         t = parse_trump(trump)
         leader = _seat(leader, "leader", seats)
         solo = _seat(solo, "solo", seats)
         side = cls._side(teams, solo, seats)
-        played = _cards(trick)
+        played = to_cards(trick)
         if len(played) >= seats:
             raise InputError(f"the trick lists {len(played)} cards; a trick in progress has at most {seats - 1}")
         if isinstance(last_trick, bool) or not isinstance(last_trick, (int, np.integer)) or last_trick < 0:
