@@ -285,14 +285,9 @@ def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = No
     total.sums, total.sqs = total.sums.astype(object), total.sqs.astype(object)
     # A chunk's int64 sum of squared deal totals must not overflow; the chunking never changes the numbers.
     size = min(chunk_size or default_chunk_size(deals), max(1, (1 << 62) // (players * bins) ** 2))
-    do_tapp, do_kept = "hand+tapp" in scopes, "kept" in scopes
 
     def one(chunk) -> None:
-        part = MeldTally.empty(chunk.size, players, bins, st.unit, scopes)
-        tally_chunk(ds.key[0], ds.key[1], np.int64(chunk.start), np.int64(chunk.stop), ds.free, ds.ends,
-                    ds.limits, ds.magic, np.int64(rules.layout.hand_size), do_tapp, do_kept, *st.arrays(),
-                    st.table, *part.arrays())
-        total.add(part)
+        total.add(chunk_tally(rules, ds, st, scopes, chunk))
 
     if scale is not None:
         # The same chunks as a checkpointable Job (workers, --checkpoint, --scheduler); integer sums, same tally.
@@ -312,11 +307,15 @@ def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = No
 
 def tally_job_chunk(job, chunk) -> tuple[np.ndarray, ...]:
     """One chunk's tally arrays, as a :class:`~binokel_sim.runner.Job` calls it (top-level: pickles for Dask)."""
-    rules, scopes = job.rules, tuple(job.params["scopes"])
-    ds = deal_setup(rules, job.seed)
-    st = score_tables(rules)
+    rules = job.rules
+    return chunk_tally(rules, deal_setup(rules, job.seed), score_tables(rules), tuple(job.params["scopes"]),
+                       chunk).arrays()
+
+
+def chunk_tally(rules: Rules, ds: DealSetup, st, scopes: tuple[str, ...], chunk) -> MeldTally:
+    """The tally of deals ``chunk.start .. chunk.stop - 1``."""
     part = MeldTally.empty(chunk.size, rules.layout.players, st.max_total + 1, st.unit, scopes)
     tally_chunk(ds.key[0], ds.key[1], np.int64(chunk.start), np.int64(chunk.stop), ds.free, ds.ends,
                 ds.limits, ds.magic, np.int64(rules.layout.hand_size), "hand+tapp" in scopes, "kept" in scopes,
                 *st.arrays(), st.table, *part.arrays())
-    return part.arrays()
+    return part
