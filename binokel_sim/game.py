@@ -11,8 +11,8 @@ One deal:
    bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
 4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game_play.play_line`), so
    every seat's own tricks are known; Durch/Bettel are decided by the solver's queries.
-5. **Scoring** -- :func:`binokel_sim.scoring.score_deal` (team totals at Kreuzbinokel,
-   rounding, surrender credit, specials).
+5. **Scoring** -- :func:`binokel_sim.scoring.score_deal`, used as it is (rounding, surrender
+   credit, specials; at Kreuzbinokel it gives both partners their team's score).
 
 Seats rotate: in deal ``j`` player ``p`` sits at seat ``(p - j) mod n`` (player 0 is
 forehand in the first deal). The game ends when a player (a team at Kreuzbinokel)
@@ -230,25 +230,6 @@ def _running_totals(rules: Rules, line, melds: list[int], sol: int, discard_poin
     return out
 
 
-def _team_scores(rules: Rules, scores: np.ndarray) -> np.ndarray:
-    """At Kreuzbinokel both partners carry their team's score of the deal.
-
-    :func:`score_deal` repeats a team total for each member after a trump contract but
-    scores seats one by one after a surrender or a special (the soloist's -bid and a 0
-    for the partner; a credit for each opponent), so a team's score is its members'
-    common score where they agree and their sum where they do not.
-    """
-    if not rules.layout.partnership:
-        return scores
-    out = np.asarray(scores, dtype=np.int64).copy()
-    for team in rules.layout.teams:
-        vals = [int(scores[s]) for s in team]
-        team_score = vals[0] if len(set(vals)) == 1 else sum(vals)
-        for s in team:
-            out[s] = team_score
-    return out
-
-
 def _claim(rules: Rules, o: _Outcome, seat_player: list[int], totals: np.ndarray) -> int:
     """With ``game.aus``: the player who first passes the target during the play, else -1."""
     if not rules.game.aus:
@@ -290,10 +271,9 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         seat_player = [(s + j) % n for s in range(n)]
         o = play_deal(rules, row, solver)
         claimed = _claim(rules, o, seat_player, totals)
-        seat_scores = _team_scores(rules, o.scores)
         scores = np.zeros(n, dtype=np.int64)
         for s in range(n):
-            scores[seat_player[s]] = seat_scores[s]
+            scores[seat_player[s]] = o.scores[s]
         totals += scores
         sol_player = seat_player[o.soloist_seat]
         rec.records.append(DealRecord(

@@ -3,7 +3,7 @@
 Two layers:
 
 * :func:`score_deal` scores one finished deal for every seat -- the pure function
-  the game simulation calls;
+  the game simulation calls (at Kreuzbinokel each seat's entry is its team's score);
 * vectorised helpers (:func:`bid_outcomes`, :func:`surrender_choice`) turn arrays of
   soloist totals into scores per bid for the hand evaluation.
 
@@ -153,13 +153,26 @@ def seat_totals(rules: Rules, deal: PlayedDeal) -> np.ndarray:
 
 
 def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
-    """Score of every seat for one finished deal (int64[seats]), RULES.md §4, §7, §8.
+    """Score of every seat for one finished deal (int64[seats]), RULES.md §4, §7, §8, §9.
 
-    Trump contract: the soloist's side total (the team's at Kreuzbinokel) is compared
-    with the bid; the soloist (and partner) score it or ``-failure_factor * bid``;
-    each opponent scores their own total (a team: the team's total).
-    Durch / Bettel: soloist +-value, opponents the rules' credit on a failed Durch.
-    Surrender: soloist ``-penalty_factor * bid``, each opponent credit + own melds.
+    One convention for every contract and every layout: **entry ``s`` is what the
+    scoring unit of seat ``s`` gains in the deal** -- the seat itself at three and at a
+    four-player solo, its team at Kreuzbinokel, where both partners carry the same
+    number (a team's running total is then either partner's total).
+
+    The soloist's side scores its contract result once (at Kreuzbinokel the contract is
+    the team's, so the partner carries it too and nothing is added for the partner):
+
+    * trump: the side's total (discards + tricks + melds with an own trick, the
+      partner's added at Kreuzbinokel) if the side took a trick and it is ``>= bid``,
+      else ``-failure_factor * bid``;
+    * surrender: ``-penalty_factor * bid``;
+    * Durch / Bettel: ``+value`` made, ``-failure_factor * value`` failed.
+
+    Each defender scores on its own -- trump: own total (card points + melds with an
+    own trick); surrender: the surrender credit + the melds it holds; failed Durch:
+    ``durch.opponent_credit``; otherwise 0 -- and at Kreuzbinokel the defending team
+    scores the sum of its members' scores ("the team's totals are added", §7).
 
     >>> from binokel_sim.rules import load_rules
     >>> r = load_rules("standard")
@@ -167,6 +180,13 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     ...                tricks=[8, 2, 2], melds=[60, 20, 40], discard_points=14)
     >>> score_deal(r, d).tolist()
     [224, 80, 80]
+
+    A surrender at Kreuzbinokel: the soloist's team -bid, the defenders 50 + 80 and 50 + 0.
+
+    >>> d = PlayedDeal(soloist=1, bid=150, contract="surrender", trick_points=[0] * 4,
+    ...                tricks=[0] * 4, melds=[80, 40, 0, 20])
+    >>> score_deal(load_rules("kreuz"), d).tolist()
+    [180, -150, 180, -150]
     """
     if deal.contract not in CONTRACTS:
         raise InputError(f"unknown contract {deal.contract!r} (one of {', '.join(CONTRACTS)})")
@@ -178,31 +198,25 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
         raise InputError(f"soloist: expected a seat 0..{seats - 1}, got {deal.soloist}")
     side = _side(rules, deal.soloist)
     others = tuple(s for s in range(seats) if s not in side)
-    out = np.zeros(seats, dtype=np.int64)
     if deal.contract == SURRENDER:
-        out[deal.soloist] = surrender_score(rules, deal.bid)
-        for s in others:
-            out[s] = surrender_credit(rules, deal.bid) + int(deal.melds[s])
-        return out
-    if deal.contract in (DURCH, BETTEL):
-        out[deal.soloist] = special_score(rules, deal.contract, deal.special_made, deal.open_hand, deal.from_hand)
-        if deal.contract == DURCH and not deal.special_made:
-            for s in others:
-                out[s] = rules.durch.opponent_credit
-        return out
-    own = seat_totals(rules, deal)
-    took_side = any(deal.tricks[s] > 0 for s in side) if rules.layout.partnership else deal.tricks[deal.soloist] > 0
-    side_total = int(sum(own[s] for s in side))
-    score = contract_score(rules, side_total, took_side, deal.bid)
-    for s in side:
-        out[s] = score
-    if rules.layout.partnership:
-        team_total = int(sum(own[s] for s in others))
-        for s in others:
-            out[s] = team_total
+        side_score = surrender_score(rules, deal.bid)
+        defender = {s: surrender_credit(rules, deal.bid) + int(deal.melds[s]) for s in others}
+    elif deal.contract in (DURCH, BETTEL):
+        side_score = special_score(rules, deal.contract, deal.special_made, deal.open_hand, deal.from_hand)
+        credit = rules.durch.opponent_credit if deal.contract == DURCH and not deal.special_made else 0
+        defender = {s: int(credit) for s in others}
     else:
-        for s in others:
-            out[s] = own[s]
+        own = seat_totals(rules, deal)
+        took_side = any(deal.tricks[s] > 0 for s in side)
+        side_score = contract_score(rules, int(sum(own[s] for s in side)), took_side, deal.bid)
+        defender = {s: int(own[s]) for s in others}
+    out = np.zeros(seats, dtype=np.int64)
+    out[list(side)] = side_score
+    if rules.layout.partnership:
+        out[list(others)] = sum(defender.values())
+    else:
+        for s, v in defender.items():
+            out[s] = v
     return out
 
 

@@ -161,15 +161,20 @@ def test_simulate_games_cli_errors(capsys):
     assert_one_line_error(capsys, "simulate", "games", "--rules", "nope", contains="nope")
 
 
-def test_team_scores_at_kreuz():
-    from binokel_sim.game import _team_scores
+def test_game_books_score_deal_as_is_at_kreuz(monkeypatch):
+    from binokel_sim import game
+    from binokel_sim.scoring import PlayedDeal, score_deal
 
     k = load_rules("kreuz")
-    # Trump contract: score_deal already repeats the team totals.
-    assert _team_scores(k, np.array([276, 74, 276, 74])).tolist() == [276, 74, 276, 74]
-    # Surrender by seat 1: -bid for the soloist, 0 for its partner, credit + own melds per opponent.
-    assert _team_scores(k, np.array([130, -150, 50, 0])).tolist() == [180, -150, 180, -150]
-    assert _team_scores(STD, np.array([130, -150, 50])).tolist() == [130, -150, 50]
+    # Every deal: seat 1 goes out at 150, melds 80 / 0 at seats 0 / 2 -> [50 + 80 + 50, -150, same, same].
+    deal = PlayedDeal(1, 150, "surrender", [0] * 4, [0] * 4, [80, 40, 0, 20])
+    out = _Outcome(soloist_seat=1, bid=150, contract="surrender", trump=0, made=False,
+                   scores=score_deal(k, deal), running=[])
+    monkeypatch.setattr(game, "play_deal", lambda rules, row, solver: out)
+    rec = game.simulate_game(k, seed=1, game=0, solver=object(), max_deals=2)
+    # Deal 0: player p sits at seat p. Deal 1: player p at seat p - 1, so the teams swap roles.
+    assert [d.scores for d in rec.records] == [[180, -150, 180, -150], [-150, 180, -150, 180]]
+    assert rec.totals == [30, 30, 30, 30] and rec.winner == -1
 
 
 def test_ceiling_uses_the_fitted_formula_when_committed(monkeypatch):

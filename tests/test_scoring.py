@@ -98,6 +98,91 @@ def test_score_deal_surrender_and_specials():
         score_deal(STD, PlayedDeal(0, 150, "trump", [1, 2], [1, 1, 1], [0, 0, 0]))
 
 
+KREUZ = load_rules("kreuz")
+
+
+def kreuz_custom(tmp_path, body):
+    p = tmp_path / "k.toml"
+    p.write_text('inherits = "kreuz"\nname = "kreuz-custom"\n' + body)
+    return load_rules(str(p))
+
+
+def _deal(soloist, bid, contract, melds=(0, 0, 0, 0), **kw):
+    return PlayedDeal(soloist=soloist, bid=bid, contract=contract, trick_points=[0] * 4, tricks=[0] * 4,
+                      melds=list(melds), **kw)
+
+
+def test_score_deal_kreuz_surrender(tmp_path):
+    # Seat 2 goes out at 230 (kreuz: penalty 1x, credit 50). Team 0+2 scores -1 x 230 = -230,
+    # the soloist's 100 and the partner's 60 in melds do not count. Team 1+3: each defender
+    # credit + the melds it holds, added: (50 + 40) + (50 + 0) = 140. Partners carry their team's.
+    d = _deal(2, 230, "surrender", melds=[60, 40, 100, 0])
+    assert score_deal(KREUZ, d).tolist() == [-230, 140, -230, 140]
+    # Defenders without melds: (50 + 0) + (50 + 0) = 100 (not 50: each defender's credit counts).
+    assert score_deal(KREUZ, _deal(0, 150, "surrender")).tolist() == [-150, 100, -150, 100]
+    # Penalty 2x, credit half the bid: team 1+3 (soloist 3) -2 x 250 = -500;
+    # team 0+2: (125 + 20) + (125 + 0) = 270.
+    r = kreuz_custom(tmp_path, "[surrender]\npenalty_factor = 2\ncredit_half_bid = true\n")
+    assert score_deal(r, _deal(3, 250, "surrender", melds=[20, 300, 0, 80])).tolist() == [270, -500, 270, -500]
+
+
+def test_score_deal_kreuz_durch_made_and_failed(tmp_path):
+    # kreuz: Durch 1000, open 1500, from the hand 2000, failure factor 1, no opponent credit.
+    # Made by seat 1: team 1+3 +1000, team 0+2 scores 0 + 0 = 0.
+    assert score_deal(KREUZ, _deal(1, 300, "durch", special_made=True)).tolist() == [0, 1000, 0, 1000]
+    # Failed: team 1+3 -1 x 1000 = -1000; team 0+2 0.
+    assert score_deal(KREUZ, _deal(1, 300, "durch", special_made=False)).tolist() == [0, -1000, 0, -1000]
+    # Open Durch after the exchange by seat 0, made: team 0+2 +1500.
+    assert score_deal(KREUZ, _deal(0, 200, "durch", open_hand=True, special_made=True)).tolist() == [
+        1500, 0, 1500, 0]
+    # Each opponent 300 on a failed Durch, failure -2x: soloist 2 -> team 0+2 -2 x 1000 = -2000;
+    # team 1+3 300 + 300 = 600. Made: +1000 and the opponents get nothing.
+    r = kreuz_custom(tmp_path, "[durch]\nopponent_credit = 300\nfailure_factor = 2\n")
+    assert score_deal(r, _deal(2, 300, "durch", special_made=False)).tolist() == [-2000, 600, -2000, 600]
+    assert score_deal(r, _deal(2, 300, "durch", special_made=True)).tolist() == [1000, 0, 1000, 0]
+
+
+def test_score_deal_kreuz_bettel(tmp_path):
+    # Bettel 1000, failure factor 1 (the standard values kreuz inherits; score_deal does not
+    # police bettel.allowed). Seat 3 made: team 1+3 +1000; failed: -1000; opponents 0 either way,
+    # a Durch opponent credit does not apply to Bettel.
+    assert score_deal(KREUZ, _deal(3, 150, "bettel", special_made=True)).tolist() == [0, 1000, 0, 1000]
+    r = kreuz_custom(tmp_path, "[bettel]\nallowed = true\nvalue = 500\nfailure_factor = 2\n"
+                               "[durch]\nopponent_credit = 400\n")
+    # Bettel worth 500, failure 2x: seat 0 fails -> team 0+2 -2 x 500 = -1000, team 1+3 0.
+    assert score_deal(r, _deal(0, 150, "bettel", special_made=False)).tolist() == [-1000, 0, -1000, 0]
+    assert score_deal(r, _deal(0, 150, "bettel", special_made=True)).tolist() == [500, 0, 500, 0]
+
+
+def test_score_deal_solo_layouts_score_seat_by_seat():
+    four = load_rules("four-solo")
+    # Four-player solo, seat 2 goes out at 200: -200; each opponent 50 + own melds: 90, 50, 70.
+    assert score_deal(four, _deal(2, 200, "surrender", melds=[40, 0, 80, 20])).tolist() == [90, 50, -200, 70]
+    # Grupp (three): Bettel made +1000, failed -1000; opponents 0.
+    g = load_rules("grupp")
+    d = PlayedDeal(2, 150, "bettel", [0] * 3, [0] * 3, [0] * 3, special_made=False)
+    assert score_deal(g, d).tolist() == [0, 0, -1000]
+
+
+@pytest.mark.parametrize("preset", ["kreuz", "kreuz-48", "credits"])
+def test_kreuz_partners_always_score_alike(preset, tmp_path):
+    r = (kreuz_custom(tmp_path, "[durch]\nopponent_credit = 300\n[surrender]\ncredit_half_bid = true\n")
+         if preset == "credits" else load_rules(preset))
+    rng = np.random.default_rng(7)
+    for contract in ("trump", "surrender", "durch", "bettel"):
+        for soloist in range(4):
+            for _ in range(25):
+                tricks = rng.integers(0, 4, size=4)
+                points = np.where(tricks > 0, rng.integers(0, 120, size=4), 0)
+                d = PlayedDeal(soloist=soloist, bid=int(rng.integers(15, 40)) * 10, contract=contract,
+                               trick_points=points.tolist(), tricks=tricks.tolist(),
+                               melds=(rng.integers(0, 30, size=4) * 10).tolist(),
+                               discard_points=int(rng.integers(0, 40)), open_hand=bool(rng.integers(2)),
+                               special_made=bool(rng.integers(2)))
+                out = score_deal(r, d)
+                assert out[0] == out[2] and out[1] == out[3], (contract, d, out)
+
+
 def test_bid_outcomes_and_surrender_choice():
     bids = bid_ladder(STD, 180)
     assert bids.tolist() == [150, 160, 170, 180]
