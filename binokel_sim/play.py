@@ -44,7 +44,7 @@ HIGHER_MASK = np.array([((1 << c) - 1) ^ ((1 << (6 * (c // 6))) - 1) for c in ra
 POINTS = CARD_POINTS.astype(np.int64)
 
 
-@kernel
+@kernel(noalloc=True)
 def beats(card, win, trump):
     """True if ``card`` played now takes the trick from the winning card ``win``."""
     cs = card // 6
@@ -54,7 +54,7 @@ def beats(card, win, trump):
     return cs == trump
 
 
-@kernel
+@kernel(noalloc=True)
 def legal_mask(hand, led, win, trump):
     """Mask of the legal card types in ``hand`` (type mask).
 
@@ -80,7 +80,7 @@ def legal_mask(hand, led, win, trump):
     return hand
 
 
-@kernel
+@kernel(noalloc=True)
 def counts_mask(counts):
     """Type mask of a count vector (``uint8[24]``)."""
     m = np.int64(0)
@@ -90,7 +90,7 @@ def counts_mask(counts):
     return m
 
 
-@kernel
+@kernel(noalloc=True)
 def trick_winner(cards, n, trump):
     """Index (0 = the lead) of the winning card among ``cards[:n]``."""
     best = 0
@@ -100,7 +100,7 @@ def trick_winner(cards, n, trump):
     return best
 
 
-@kernel
+@kernel(noalloc=True)
 def legal_in_trick(counts, cards, n, trump):
     """Legal type mask for a hand (``uint8[24]``) after ``cards[:n]`` were played to the trick."""
     hand = counts_mask(counts)

@@ -58,8 +58,9 @@ def test_cash_stops_where_a_seat_with_trumps_can_ruff():
 
 
 def test_trump_chain_needs_both_copies_on_one_side():
-    # Acorns trump; the side is seat 0. Seat 0 holds EA EA E10, seat 1 the other E10: EA EA are sure (22).
+    # Acorns trump; the side is seat 0. Seat 0 holds EA EA E10, seat 1 the other E10: EA EA are sure
+    # (22) and win two tricks, to which seat 1 adds at least GK + E10 (14) and seat 2 GU + GO (5).
     h1, h2 = masks([parse_cards("EA EA E10"), parse_cards("E10 GA GK"), parse_cards("EK GO GU")])
-    assert [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(0), np.int64(1))] == [22, 1]
-    # Seen from seat 1's side: the top trumps are the other side's.
-    assert [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(0), np.int64(2))] == [22, 0]
+    assert [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(0), np.int64(1))] == [41, 1]
+    # Seen from seat 1's side: the top trumps are the other side's; seat 1 adds 14 to them.
+    assert [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(0), np.int64(2))] == [36, 0]

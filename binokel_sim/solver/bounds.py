@@ -15,7 +15,9 @@ worst; their cards count too. Seats without trumps may discard, and count zero.
 *Top trumps* (:func:`trump_chain`). A trump held by one side, with every
 remaining trump of equal or higher rank held by that side as well, ends in a
 trick that side wins -- the trick goes to its highest trump. So the points of the
-top run of trumps held by one side (both copies) are that side's, in any play.
+top run of trumps held by one side (both copies) are that side's, in any play;
+and one seat's run cards lie in distinct tricks, to each of which every opposing
+seat adds a card -- at least its cheapest ones.
 
 >>> import numpy as np
 >>> from binokel_sim.cards import parse_cards, counts_of
@@ -30,8 +32,9 @@ top run of trumps held by one side (both copies) are that side's, in any play.
 >>> h1, h2 = masks("EA E10 HA", "EK HK H10", "EO EU GA")
 >>> [int(x) for x in cash(h1, h2, np.int64(3), np.int64(2), np.int64(0))]
 [2, 30]
->>> [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(2), np.int64(1))]   # HA is seat 0's
-[11, 1]
+>>> # HA is seat 0's: it wins a trick, where seats 1 and 2 add at least HK and EU.
+>>> [int(x) for x in trump_chain(h1, h2, np.int64(3), np.int64(2), np.int64(1))]
+[17, 1]
 """
 
 from __future__ import annotations
@@ -45,13 +48,13 @@ from ..jit import kernel
 POP6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
 
 
-@kernel
+@kernel(noalloc=True)
 def suit_len(h1, h2, q, s):
     """Cards of suit ``s`` seat ``q`` holds (copies counted)."""
     return POP6[(h1[q] >> (6 * s)) & 63] + POP6[(h2[q] >> (6 * s)) & 63]
 
 
-@kernel
+@kernel(noalloc=True)
 def cheapest(h1, h2, q, s, n):
     """Card points of the ``n`` cheapest cards of suit ``s`` that seat ``q`` holds (all of them if fewer)."""
     a = (h1[q] >> (6 * s)) & 63
@@ -68,7 +71,7 @@ def cheapest(h1, h2, q, s, n):
     return pts
 
 
-@kernel
+@kernel(noalloc=True)
 def cash(h1, h2, seats, trump, p):
     """(tricks, card points) that seat ``p`` on lead surely wins by leading its top cards
     (see the module docstring); the tricks all go to ``p``."""
@@ -117,14 +120,35 @@ def cash(h1, h2, seats, trump, p):
     return tricks, pts
 
 
-@kernel
+@kernel(noalloc=True)
+def cheapest_any(h1, h2, q, n):
+    """Card points of the ``n`` cheapest cards seat ``q`` holds, any suit (all of them if fewer)."""
+    pts = 0
+    r = 5
+    while r >= 0 and n > 0:
+        k = 0
+        for s in range(4):
+            k += ((h1[q] >> (6 * s + r)) & 1) + ((h2[q] >> (6 * s + r)) & 1)
+        if k > n:
+            k = n
+        pts += k * RANK_POINTS[r]
+        n -= k
+        r -= 1
+    return pts
+
+
+@kernel(noalloc=True)
 def trump_chain(h1, h2, seats, trump, side):
-    """(card points, owner) of the top run of trumps held by one side: owner 1 = the seats
-    in mask ``side``, 0 = the others, -1 = none (no trump, or the top trump is split)."""
+    """(card points, owner) that the top run of trumps held by one side surely brings that side:
+    owner 1 = the seats in mask ``side``, 0 = the others, -1 = none (no trump, or the top trump
+    is split). Points: the run's cards, plus for each opposing seat its ``k`` cheapest cards,
+    where ``k`` is the most run cards one owning seat holds (they win ``k`` distinct tricks,
+    and every opposing seat adds a card to each)."""
     if trump < 0:
         return 0, -1
     owner = -1
     pts = 0
+    per_seat = 0  # run cards by seat, 4 bits each
     for r in range(6):
         mine = 0
         theirs = 0
@@ -143,10 +167,20 @@ def trump_chain(h1, h2, seats, trump, side):
             break
         owner = o
         pts += (mine + theirs) * RANK_POINTS[r]
+        for q in range(seats):
+            per_seat += (((h1[q] >> (6 * trump + r)) & 1) + ((h2[q] >> (6 * trump + r)) & 1)) << (4 * q)
+    if owner < 0:
+        return 0, -1
+    k = 0
+    for q in range(seats):
+        k = max(k, (per_seat >> (4 * q)) & 15)
+    for q in range(seats):
+        if ((side >> q) & 1) != owner:
+            pts += cheapest_any(h1, h2, q, k)
     return pts, owner
 
 
-@kernel
+@kernel(noalloc=True)
 def quick_bounds(h1, h2, seats, trump, side, last, bonus, p, won, tleft, ub):
     """(lo, hi) bounds on the points the seats in ``side`` win from a trick start with ``p`` on
     lead, given ``ub`` (all points left); ``bonus[s]``: meld bonus of side seat ``s`` at its

@@ -24,7 +24,7 @@ from .table import MAX_GEN, clear
 BATCH_TABLE_BITS = 20
 
 
-@kernel
+@kernel(noalloc=True)
 def load_hands(counts, h1, h2):
     """Type masks of ``counts`` (uint8[seats, 24]): ``h1`` held, ``h2`` held twice."""
     for s in range(counts.shape[0]):
@@ -39,7 +39,7 @@ def load_hands(counts, h1, h2):
         h2[s] = b
 
 
-@kernel
+@kernel(noalloc=True)
 def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
     """Exact value by zero-window searches from above: test ``>= hi`` until one succeeds.
 
@@ -65,7 +65,7 @@ def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won,
     return lo
 
 
-@kernel
+@kernel(noalloc=True)
 def reaches(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
     """True if the maximising side can reach ``target``: one zero-window search."""
     g = search(h1, h2, cfg, bonus, tt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, target - 1, target)
@@ -139,7 +139,7 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     return out
 
 
-@kernel
+@kernel(noalloc=True)
 def move_values(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, legal, out):
     """Exact value after each legal card of the player to move: ``out[c]`` for type ``c`` in ``legal``."""
     seats = cfg[C_SEATS]

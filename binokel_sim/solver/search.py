@@ -42,13 +42,13 @@ STATS_SIZE = DEPTH + 17
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
 
 
-@kernel
+@kernel(noalloc=True)
 def mask_points(m):
     return (SUIT_POINTS[m & 63] + SUIT_POINTS[(m >> 6) & 63]
             + SUIT_POINTS[(m >> 12) & 63] + SUIT_POINTS[(m >> 18) & 63])
 
 
-@kernel
+@kernel(noalloc=True)
 def upper_bound(h1, h2, cfg, bonus, won, tleft):
     """Most the credited seats can still win: every card left, the last trick, every unearned bonus."""
     seats = cfg[C_SEATS]
@@ -65,7 +65,7 @@ def upper_bound(h1, h2, cfg, bonus, won, tleft):
     return ub
 
 
-@kernel
+@kernel(noalloc=True)
 def trick_gain(cfg, bonus, ws, tpts, won, tleft):
     """What the credited seats get when seat ``ws`` wins a trick worth ``tpts`` card points."""
     if not (cfg[C_CREDIT] >> ws) & 1:
@@ -81,7 +81,7 @@ def trick_gain(cfg, bonus, ws, tpts, won, tleft):
     return g
 
 
-@kernel
+@kernel(noalloc=True)
 def last_trick(h1, cfg, bonus, leader, won):
     """Value of the forced last trick (each seat holds one card)."""
     seats = cfg[C_SEATS]
@@ -102,7 +102,7 @@ def last_trick(h1, cfg, bonus, leader, won):
     return trick_gain(cfg, bonus, ws, tpts, won, 1)
 
 
-@kernel
+@kernel(noalloc=True)
 def state_key(h1, h2, cfg, leader, won):
     """Four key words of a trick-start state."""
     k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
@@ -114,7 +114,7 @@ def state_key(h1, h2, cfg, leader, won):
     return k0, k1, k2, k3
 
 
-@kernel
+@kernel(noalloc=True)
 def _safe(h1, cfg, p, pos, wcard, led):
     """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
     seats = cfg[C_SEATS]
@@ -134,7 +134,7 @@ def _safe(h1, cfg, p, pos, wcard, led):
     return True
 
 
-@kernel
+@kernel(noalloc=True)
 def twin_bound(h1, p, seats, win, c, done, mv, ply):
     """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
     ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
@@ -174,7 +174,7 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
     return bestd, bestv
 
 
-@kernel
+@kernel(noalloc=True)
 def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
     seats = cfg[C_SEATS]
@@ -232,7 +232,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     return n
 
 
-@kernel
+@kernel(noalloc=True)
 def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
     stats[S_NODES] += 1
@@ -258,13 +258,7 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         if tleft == 1:
             return last_trick(h1, cfg, bonus, p, won)
         hi = ub
-        if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
-            qlo, hi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
-            if hi <= alpha or qlo >= beta:
-                stats[S_QCUT] += 1
-                return hi if hi <= alpha else qlo
-            if qlo > alpha:
-                alpha = qlo
+        # The table first: most probes settle the window, and then the quick bounds are not needed.
         k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
         base = slot_of(tt, k0, k1, k2, k3)
         row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
@@ -285,6 +279,15 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             if lo > alpha:
                 alpha = lo
             first = meta_best(meta)
+        if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
+            qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
+            if qhi < hi:
+                hi = qhi
+            if hi <= alpha or qlo >= beta:
+                stats[S_QCUT] += 1
+                return hi if hi <= alpha else qlo
+            if qlo > alpha:
+                alpha = qlo
         if hi < beta:
             beta = hi
         legal = h1[p]

@@ -39,7 +39,7 @@ def new_table(bits: int = 20) -> np.ndarray:
     return np.zeros((1 << bits, 5), dtype=np.int64)
 
 
-@kernel
+@kernel(noalloc=True)
 def slot_of(tt, k0, k1, k2, k3):
     """First row of the key's bucket."""
     x = np.uint64(k0) * _H1 ^ np.uint64(k1) * _H2 ^ np.uint64(k2) * _H3 ^ np.uint64(k3) * _H4
@@ -49,7 +49,7 @@ def slot_of(tt, k0, k1, k2, k3):
     return np.int64(x & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
 
 
-@kernel
+@kernel(noalloc=True)
 def probe(tt, base, k0, k1, k2, k3, gen):
     """Row holding the key in the bucket at ``base``, or -1."""
     for j in range(4):
@@ -60,22 +60,22 @@ def probe(tt, base, k0, k1, k2, k3, gen):
     return -1
 
 
-@kernel
+@kernel(noalloc=True)
 def meta_lo(meta):
     return (meta & _M16) - _OFF
 
 
-@kernel
+@kernel(noalloc=True)
 def meta_hi(meta):
     return ((meta >> 16) & _M16) - _OFF
 
 
-@kernel
+@kernel(noalloc=True)
 def meta_best(meta):
     return ((meta >> 32) & 0xFF) - 1
 
 
-@kernel
+@kernel(noalloc=True)
 def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
     """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
     # Probe again: the searches below this node may have replaced the row found on entry.
@@ -110,7 +110,7 @@ def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
     tt[row, 4] = (lo + _OFF) | ((hi + _OFF) << 16) | ((best + 1) << 32) | (tleft << 40) | (gen << 48)
 
 
-@kernel
+@kernel(noalloc=True)
 def clear(tt):
     for r in range(tt.shape[0]):
         for j in range(5):
