@@ -16,8 +16,9 @@ One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``,
 * ``stderr``: cluster-robust over deals (the hands of one deal are dependent): from the
   per-deal count c of members with the event (or their summed total),
   ``sqrt(var(c) / deals) / members``;
-* ``exact``: from :mod:`binokel_sim.exact_odds` when asked; NaN for ``kept`` (no exact
-  combinatorial method: the best discard couples the suits); ``z = (value - exact) / stderr``
+* ``exact``: when asked, from :mod:`binokel_sim.exact_odds` (``hand``, ``hand+tapp``) and
+  :mod:`binokel_sim.exact_kept` (``kept``: counts of hands by meld structure, each structure
+  scored once with the Monte Carlo's best-discard search); ``z = (value - exact) / stderr``
   (NaN where either is missing or the standard error is 0).
 
 Provenance (rules, seed, deals, scopes, meld unit) is in ``df.attrs``.
@@ -37,6 +38,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from binokel_sim.exact_kept import kept_exact_odds
 from binokel_sim.exact_odds import ExactOdds, at_least, exact_odds, mean_of
 from binokel_sim.meld_events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
 from binokel_sim.odds_kernel import HAND, HAND_TAPP, KEPT, SCOPES, MeldTally, run_meld_tally
@@ -103,11 +105,14 @@ def _total_rows(t: MeldTally, scope: str, ex: ExactOdds | None) -> Iterable[dict
             yield _row(scope, f"meld_pmf_{q}_{v}", hist[i], hist[i] + 2 * same[i], t.deals, m, exact)
 
 
-def exact_for_scopes(rules: Rules, scopes: Iterable[str]) -> dict[str, ExactOdds]:
-    """Exact odds of every scope that has them (``hand``: hand_size cards; ``hand+tapp``: + Tapp)."""
+def exact_for_scopes(rules: Rules, scopes: Iterable[str], workers: int | None = None) -> dict[str, ExactOdds]:
+    """Exact odds of every scope (``hand``: hand_size cards; ``hand+tapp``: + Tapp; ``kept``: totals only)."""
     lay = rules.layout
     cards = {"hand": lay.hand_size, "hand+tapp": lay.hand_size + lay.tapp_size}
-    return {s: exact_odds(rules, cards[s]) for s in scopes if s in cards}
+    out = {s: exact_odds(rules, cards[s]) for s in scopes if s in cards}
+    if "kept" in scopes:
+        out["kept"] = kept_exact_odds(rules, workers=workers)
+    return out
 
 
 def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, workers: int | None = None,
@@ -120,7 +125,7 @@ def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, wo
     """
     t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size,
                        scale=scale)
-    exacts = exact_for_scopes(rules, t.scopes) if exact else {}
+    exacts = exact_for_scopes(rules, t.scopes, workers=workers) if exact else {}
     rows: list[dict] = []
     for scope in t.scopes:
         ex = exacts.get(scope)
@@ -132,7 +137,8 @@ def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, wo
     df.attrs.update({
         "study": "meld odds", "rules": rules.name, "rules_source": rules.source, "seed": int(seed),
         "deals": int(deals), "scopes": list(t.scopes), "exact": bool(exact), "meld_unit": int(t.unit),
-        "stderr": "cluster-robust over deals", "kept_exact": "none (NaN): no exact method for the best discard",
+        "stderr": "cluster-robust over deals",
+        "kept_exact": "combinatorics over meld structures (binokel_sim.exact_kept)",
     })
     return df
 
