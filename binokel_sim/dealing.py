@@ -30,7 +30,7 @@ from .rules import Rules
 TAPP = "tapp"
 
 
-@kernel
+@kernel(noalloc=True)
 def deal_one(key0, key1, index, free, fixed, buf, out):
     """Deal number ``index`` into ``out`` (one row): fixed slots copied, the rest shuffled from ``free``."""
     m = free.shape[0]
@@ -60,7 +60,7 @@ def deal_batch(key0, key1, start, free, fixed, out):
         deal_one(key0, key1, start + i, free, fixed, buf, out[i])
 
 
-@kernel
+@kernel(noalloc=True)
 def row_counts(row, begin, end, counts):
     """Count vector of ``row[begin:end]`` into ``counts`` (zeroed first)."""
     for c in range(counts.shape[0]):

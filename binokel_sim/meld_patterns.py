@@ -43,7 +43,7 @@ CARD_WEIGHT = 3 ** (np.arange(24, dtype=np.int64) % 6)
 CARD_PACKED = CARD_WEIGHT << (16 * CARD_SUIT)
 
 
-@kernel
+@kernel(noalloc=True)
 def score_patterns(p, ptab, pack, kindpts, kindpack, binpts, binpack, tot):
     """Score one hand given as suit patterns ``p[4]``: totals into ``tot[5]``, returns packed levels.
 
@@ -71,7 +71,7 @@ def score_patterns(p, ptab, pack, kindpts, kindpack, binpts, binpack, tot):
     return ge1, eq2
 
 
-@kernel
+@kernel(noalloc=True)
 def counts_of_patterns(p, counts):
     """Count vector of a hand given as suit patterns (the base-3 digits)."""
     for s in range(4):

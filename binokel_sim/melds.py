@@ -43,7 +43,7 @@ GO = 1 * 6 + 3
 SU = 3 * 6 + 4
 
 
-@kernel
+@kernel(noalloc=True)
 def suit_structure(counts, s):
     """(families, pairs) of suit ``s``: a family's King and Ober are not also a pair."""
     b = s * 6
@@ -52,7 +52,7 @@ def suit_structure(counts, s):
     return np.int64(f), np.int64(p)
 
 
-@kernel
+@kernel(noalloc=True)
 def seq_both(counts, s, table):
     """Sequence points (families and pairs) of suit ``s``: (as a plain suit, as trump)."""
     f, p = suit_structure(counts, s)
@@ -73,25 +73,25 @@ def seq_both(counts, s, table):
     return plain, trump
 
 
-@kernel
+@kernel(noalloc=True)
 def seq_points(counts, s, is_trump, table):
     """Sequence points (families and pairs) of suit ``s``."""
     plain, trump = seq_both(counts, s, table)
     return trump if is_trump else plain
 
 
-@kernel
+@kernel(noalloc=True)
 def kind_level(counts, rank):
     """How many complete sets of ``rank`` (one per suit) the hand holds: 0, 1 or 2."""
     return np.int64(min(counts[rank], counts[6 + rank], counts[12 + rank], counts[18 + rank]))
 
 
-@kernel
+@kernel(noalloc=True)
 def binokel_level(counts):
     return np.int64(min(counts[GO], counts[SU]))
 
 
-@kernel
+@kernel(noalloc=True)
 def trump_free_points(counts, table):
     """Of-a-kind and Binokel points: the part of the melds that no trump changes."""
     pts = np.int64(0)
@@ -113,7 +113,7 @@ def trump_free_points(counts, table):
     return pts
 
 
-@kernel
+@kernel(noalloc=True)
 def meld_total(counts, trump, table):
     """Total meld points of a hand with ``trump`` (0..3, or -1 for none)."""
     pts = trump_free_points(counts, table)
@@ -124,14 +124,14 @@ def meld_total(counts, trump, table):
     return pts
 
 
-@kernel
+@kernel(noalloc=True)
 def trump_gain(counts, s, table):
     """What making ``s`` trump adds to the hand's melds (trump sequences and Dissle)."""
     plain, trump = seq_both(counts, s, table)
     return trump - plain + table[DISSLE] * np.int64(counts[s * 6 + 5])
 
 
-@kernel
+@kernel(noalloc=True)
 def plain_total(counts, table):
     """Meld total with no trump."""
     pts = trump_free_points(counts, table)
@@ -141,7 +141,7 @@ def plain_total(counts, table):
     return pts
 
 
-@kernel
+@kernel(noalloc=True)
 def totals_by_trump(counts, table, out):
     """Meld total for each trump 0..3 into ``out`` (int64[4])."""
     base = plain_total(counts, table)
@@ -149,7 +149,7 @@ def totals_by_trump(counts, table, out):
         out[t] = base + trump_gain(counts, t, table)
 
 
-@kernel
+@kernel(noalloc=True)
 def best_trump(counts, table):
     """(best total, trump) over the four trumps; ties go to the lower suit index."""
     best = 0
@@ -162,7 +162,7 @@ def best_trump(counts, table):
     return plain_total(counts, table) + gain, best
 
 
-@kernel
+@kernel(noalloc=True)
 def needed_counts(counts, trump, table, out):
     """Copies of each card type that the hand's melds at ``trump`` use (``out``: int64[24]).
 

@@ -58,7 +58,7 @@ _FIELD = np.int64(0xFFFF)
 # ----------------------------------------------------------------------------- dealing
 
 
-@kernel
+@kernel(noalloc=True)
 def deal_patterns(key0, key1, index, free, ends, limits, magic, buf, pat):
     """Deal ``index`` as ``dealing.deal_one`` does (nothing predealt) into suit patterns ``pat[owner, 4]``.
 
@@ -100,7 +100,7 @@ def deal_patterns(key0, key1, index, free, ends, limits, magic, buf, pat):
 # ----------------------------------------------------------------------------- tallies
 
 
-@kernel
+@kernel(noalloc=True)
 def tally_deal(members, ge1, eq2, tot, evt, hist, same, pmin, sums, sqs):
     """Add one deal to one scope: ``ge1``/``eq2`` packed level counts summed over its members, ``tot[members, 5]``."""
     for q in range(evt.shape[0]):
