@@ -34,8 +34,9 @@ times the nodes). A threshold is one zero-window search.
 with ``ub`` = points still in the hands + last trick + unearned meld bonuses,
 narrowed by the points the seat on lead surely cashes (its top cards, cut where a
 seat holding trumps could ruff) and by the top run of trumps held by one side
-(those cards end in that side's tricks); a window outside returns at once. The
-last trick is evaluated directly.
+(those cards end in that side's tricks, each opposing seat adding at least its
+cheapest cards); a window outside returns at once. They are computed after the
+table probe, which settles most windows alone. The last trick is evaluated directly.
 
 *Equivalent cards.* Two cards of one suit held by the player to move, with no
 other seat's card ranked between or equal to them (and the trick's winning card
@@ -51,6 +52,11 @@ sit in buckets of four, replacement prefers old generations, then the fewest
 tricks left. Since entries are facts about a state, one table serves every query
 on a deal -- several thresholds, card values, other trumps (trump is in the key);
 a change of meld bonuses starts a new generation (O(1) clear).
+
+*Engine.* Every kernel of the search allocates nothing and is compiled with
+``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
+array arguments on every recursive call, which cost two thirds of the time
+(~10 M nodes/s instead of ~3 M).
 
 *Move ordering.* Table move at trick starts; then the killer move of the ply;
 then rules of thumb: lead cards no opponent can beat (and, in a plain suit, no
