@@ -55,14 +55,16 @@ def suit_len(h1, h2, q, s):
 
 
 @kernel(noalloc=True)
-def cheapest(h1, h2, q, s, n):
-    """Card points of the ``n`` cheapest cards of suit ``s`` that seat ``q`` holds (all of them if fewer)."""
-    a = (h1[q] >> (6 * s)) & 63
-    b = (h2[q] >> (6 * s)) & 63
+def cheapest(h1, h2, q, suits, n):
+    """Card points of the ``n`` cheapest cards seat ``q`` holds in the suits of the mask ``suits``
+    (bit ``s`` for suit ``s``; all of them if fewer)."""
     pts = 0
     r = 5
     while r >= 0 and n > 0:
-        k = ((a >> r) & 1) + ((b >> r) & 1)
+        k = 0
+        for s in range(4):
+            if (suits >> s) & 1:
+                k += ((h1[q] >> (6 * s + r)) & 1) + ((h2[q] >> (6 * s + r)) & 1)
         if k > n:
             k = n
         pts += k * RANK_POINTS[r]
@@ -115,26 +117,9 @@ def cash(h1, h2, seats, trump, p):
         if n > 0:
             for q in range(seats):
                 if (ruffers >> q) & 1:
-                    pts += cheapest(h1, h2, q, s, n)
+                    pts += cheapest(h1, h2, q, 1 << s, n)
         tricks += n
     return tricks, pts
-
-
-@kernel(noalloc=True)
-def cheapest_any(h1, h2, q, n):
-    """Card points of the ``n`` cheapest cards seat ``q`` holds, any suit (all of them if fewer)."""
-    pts = 0
-    r = 5
-    while r >= 0 and n > 0:
-        k = 0
-        for s in range(4):
-            k += ((h1[q] >> (6 * s + r)) & 1) + ((h2[q] >> (6 * s + r)) & 1)
-        if k > n:
-            k = n
-        pts += k * RANK_POINTS[r]
-        n -= k
-        r -= 1
-    return pts
 
 
 @kernel(noalloc=True)
@@ -176,7 +161,7 @@ def trump_chain(h1, h2, seats, trump, side):
         k = max(k, (per_seat >> (4 * q)) & 15)
     for q in range(seats):
         if ((side >> q) & 1) != owner:
-            pts += cheapest_any(h1, h2, q, k)
+            pts += cheapest(h1, h2, q, 15, k)
     return pts, owner
 
 
