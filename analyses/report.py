@@ -51,7 +51,7 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget("quick", meld_deals=200_000, study_deals=12, calibration_deals=12),
+    "quick": Budget("quick", meld_deals=200_000, study_deals=60, calibration_deals=60),
     "standard": Budget("standard", meld_deals=2_000_000, study_deals=400, calibration_deals=400),
     "full": Budget("full", meld_deals=20_000_000, study_deals=4000, calibration_deals=4000),
 }
