@@ -43,7 +43,7 @@ def bench_layout(preset: str, deals: int, seed: int, budget: float) -> dict:
     slices = seat_slices(rules)
     seats = rules.layout.players
     rng = random.Random(seed)
-    solver = Solver(table_bits=21)
+    solver = Solver()
     exact_s, exact_n, thr_s, thr_n = [], [], [], []
     started = time.perf_counter()
     for i in range(deals):

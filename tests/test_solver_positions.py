@@ -150,3 +150,13 @@ def test_accepted_positions():
     assert (p.to_move, p.tricks_left, p.trick_state()) == (1, 2, (0, 0, 0, 11))
     p = Position.parse("EA EK / EU GK / EO", "G", 2, 1, teams=[[0, 2], [1]], trick=["S10"])
     assert p.side == (1,) and p.to_move == 0
+
+
+def test_table_is_sized_by_the_deal_length():
+    p = pos("EA EK / E10 EU / EO GA")
+    auto = Solver()
+    assert auto.max_points(p) == 34
+    assert auto.tt.shape[0] == 1 << 20  # up to 12 tricks: 2**20 rows
+    fixed = Solver(table_bits=12)
+    assert fixed.max_points(p) == 34
+    assert fixed.tt.shape[0] == 1 << 12

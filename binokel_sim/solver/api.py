@@ -25,7 +25,7 @@ from ..cards import format_card
 from ..play import legal_in_trick, mask_cards
 from .driver import load_hands, make_cfg, move_values, reaches, value
 from .search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, STATS_SIZE
-from .table import MAX_GEN, clear, new_table
+from .table import MAX_GEN, bits_for, clear, new_table
 from .position import Position
 
 __all__ = ["Solver", "solve", "Position"]
@@ -37,10 +37,14 @@ class Solver:
     Reuse one Solver for several queries on the same deal (thresholds, trumps,
     card values): every stored bound stays valid. ``nodes`` counts the search
     nodes of the last query. Not thread-safe; use one Solver per thread.
+    ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
+    for the longest deal seen so far (:func:`.table.bits_for`: 40 MiB up to 12
+    tricks, 640 MiB beyond).
     """
 
-    def __init__(self, table_bits: int = 20):
-        self.tt = new_table(table_bits)
+    def __init__(self, table_bits: int | None = None):
+        self._fixed_bits = table_bits
+        self.tt = new_table(table_bits if table_bits is not None else 10)
         self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
         self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
@@ -54,7 +58,16 @@ class Solver:
             clear(self.tt)
             self._gen = 1
 
+    def _fit_table(self, tricks: int) -> None:
+        # Growing starts an empty table: entries of the smaller positions would rarely be met again.
+        want = self._fixed_bits if self._fixed_bits is not None else int(bits_for(tricks))
+        if self.tt.shape[0] < (1 << want):
+            self.tt = new_table(want)
+            self._gen = 1
+            self._fixed = None
+
     def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...]):
+        self._fit_table(pos.tricks_left)
         # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
         fixed = (bonus, pos.last_trick)
         if self._fixed is not None and fixed != self._fixed:

@@ -17,11 +17,7 @@ from ..jit import kernel
 from ..play import POINTS, beats
 from .search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY, MV_COLS,
                      MODE_POINTS, S_ITERS, STATS_SIZE, search, trick_gain, upper_bound)
-from .table import MAX_GEN, clear
-
-#: Rows of the table a batch call allocates (2**20 rows, 40 MiB: at 2**18 the large deals
-#: took ~2x the nodes).
-BATCH_TABLE_BITS = 20
+from .table import MAX_GEN, bits_for, clear
 
 
 @kernel(noalloc=True)
@@ -129,12 +125,17 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     int32[n, seats] (meld points a solo-side seat scores once it wins a trick);
     ``last_trick``: the last-trick bonus. Returns int32[n]: max over the side's
     play, min over the defenders', of its card points + last trick + earned bonus.
-    Callable from other kernels; releases the GIL.
+    Callable from other kernels; releases the GIL. The table is sized for the deals'
+    length (:func:`.table.bits_for`).
     """
     n = counts.shape[0]
     out = np.zeros(n, dtype=np.int32)
     nodes = np.zeros(n, dtype=np.int64)
-    tt = np.zeros((1 << BATCH_TABLE_BITS, 5), dtype=np.int64)
+    tricks = 0
+    if n > 0:
+        for c in range(24):
+            tricks += counts[0, 0, c]
+    tt = np.zeros((np.int64(1) << bits_for(tricks), 5), dtype=np.int64)
     max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes)
     return out
 
