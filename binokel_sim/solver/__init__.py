@@ -45,19 +45,13 @@ points difference. A card whose searched twin's bound already settles the window
 is skipped (:func:`.search.twin_bound`).
 
 *Transposition table* (:mod:`.table`). Keyed at trick starts on every seat's
-remaining cards in *relative ranks* (each suit packed to the ranks still in play),
-the player on lead, trump, the side/credit masks, the query mode and which bonus
-seats already hold a trick; each row also keeps the actual cards in play, so an
-exact hit is never a false one. Each row keeps a lower and an upper bound and the
-best lead; all states of one relative-rank key share a bucket of sixteen rows, and
-replacement prefers old generations, then the fewest tricks left. *Quasi-symmetry*
-(after Kupferschmid & Helmert's Skat solver): states with the same relative ranks
-have the same game tree up to renaming cards, so their values differ by at most the
-points difference of corresponding cards; a probe uses every such row of the
-bucket, its bounds widened by that difference (30 full deals: -44 % nodes, -32 %
-time). Since entries are facts about a state, one table serves every query on a
-deal -- several thresholds, card values, other trumps (trump is in the key); a
-change of meld bonuses starts a new generation (O(1) clear).
+remaining cards, the player on lead, trump, the side/credit masks, the query
+mode and which bonus seats already hold a trick; the full key is stored (no
+false hits). Each row keeps a lower and an upper bound and the best lead; rows
+sit in buckets of four, replacement prefers old generations, then the fewest
+tricks left. Since entries are facts about a state, one table serves every query
+on a deal -- several thresholds, card values, other trumps (trump is in the key);
+a change of meld bonuses starts a new generation (O(1) clear).
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the

@@ -17,7 +17,7 @@ from ..jit import kernel
 from ..play import POINTS, beats
 from .search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY, MV_COLS,
                      MODE_POINTS, S_ITERS, STATS_SIZE, search, trick_gain, upper_bound)
-from .table import MAX_GEN, ROW, bits_for, clear
+from .table import MAX_GEN, bits_for, clear
 
 
 @kernel(noalloc=True)
@@ -135,7 +135,7 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     if n > 0:
         for c in range(24):
             tricks += counts[0, 0, c]
-    tt = np.zeros((np.int64(1) << bits_for(tricks), ROW), dtype=np.int64)
+    tt = np.zeros((np.int64(1) << bits_for(tricks), 5), dtype=np.int64)
     max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes)
     return out
 

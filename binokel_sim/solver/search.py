@@ -14,11 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import RANK_POINTS
-from ..bits import POP6, pext
 from ..jit import kernel
 from ..play import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_mask
 from .bounds import quick_bounds
-from .table import INF, probe_bounds, slot_of, store
+from .table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
 
 # cfg slots
 C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS = range(8)
@@ -105,20 +104,14 @@ def last_trick(h1, cfg, bonus, leader, won):
 
 @kernel(noalloc=True)
 def state_key(h1, h2, cfg, leader, won):
-    """Four key words of a trick-start state -- hands in relative ranks (see :mod:`.table`) --
-    and the mask of the types in play."""
-    u = h1[0] | h1[1] | h1[2]
-    if cfg[C_SEATS] == 4:
-        u |= h1[3]
-    per_suit = POP6[u & 63] | (POP6[(u >> 6) & 63] << 3) | (POP6[(u >> 12) & 63] << 6) | (POP6[(u >> 18) & 63] << 9)
-    k0 = (pext(h1[0], u) | (pext(h2[0], u) << 24)
-          | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48))
-    k1 = pext(h1[1], u) | (pext(h2[1], u) << 24) | ((leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48)
-    k2 = pext(h1[2], u) | (pext(h2[2], u) << 24) | (per_suit << 48)
+    """Four key words of a trick-start state."""
+    k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
+    k1 = h1[1] | (h2[1] << 24) | ((leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48)
+    k2 = h1[2] | (h2[2] << 24)
     k3 = np.int64(0)
     if cfg[C_SEATS] == 4:
-        k3 = pext(h1[3], u) | (pext(h2[3], u) << 24)
-    return k0, k1, k2, k3, u
+        k3 = h1[3] | (h2[3] << 24)
+    return k0, k1, k2, k3
 
 
 @kernel(noalloc=True)
@@ -251,8 +244,9 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
     trump = cfg[C_TRUMP]
     maxm = cfg[C_MAX]
     base = -1
+    row = -1
     first = -1
-    k0 = k1 = k2 = k3 = u = np.int64(0)
+    k0 = k1 = k2 = k3 = np.int64(0)
     if pos == 0:
         if tleft == 0:
             return 0
@@ -265,12 +259,15 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             return last_trick(h1, cfg, bonus, p, won)
         hi = ub
         # The table first: most probes settle the window, and then the quick bounds are not needed.
-        k0, k1, k2, k3, u = state_key(h1, h2, cfg, p, won)
+        k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
         base = slot_of(tt, k0, k1, k2, k3)
-        found, lo, thi, first = probe_bounds(tt, base, k0, k1, k2, k3, u, cfg[C_GEN])
+        row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
         stats[S_PROBES] += 1
-        if found:
+        if row >= 0:
             stats[S_HITS] += 1
+            meta = tt[row, 4]
+            lo = meta_lo(meta)
+            thi = meta_hi(meta)
             if thi < hi:
                 hi = thi
             if lo >= beta:
@@ -281,6 +278,7 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
                 return hi
             if lo > alpha:
                 alpha = lo
+            first = meta_best(meta)
         if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
             qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
             if qhi < hi:
@@ -386,5 +384,5 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         else:
             lo = best
             hi = best
-        store(tt, base, k0, k1, k2, k3, u, cfg[C_GEN], lo, hi, bm, tleft)
+        store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
     return best
