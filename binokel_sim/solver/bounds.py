@@ -137,8 +137,10 @@ def trump_chain(h1, h2, seats, trump, side):
     for r in range(6):
         mine = 0
         theirs = 0
+        by_seat = 0
         for q in range(seats):
             k = ((h1[q] >> (6 * trump + r)) & 1) + ((h2[q] >> (6 * trump + r)) & 1)
+            by_seat += k << (4 * q)
             if (side >> q) & 1:
                 mine += k
             else:
@@ -152,8 +154,7 @@ def trump_chain(h1, h2, seats, trump, side):
             break
         owner = o
         pts += (mine + theirs) * RANK_POINTS[r]
-        for q in range(seats):
-            per_seat += (((h1[q] >> (6 * trump + r)) & 1) + ((h2[q] >> (6 * trump + r)) & 1)) << (4 * q)
+        per_seat += by_seat
     if owner < 0:
         return 0, -1
     k = 0

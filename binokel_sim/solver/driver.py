@@ -36,6 +36,15 @@ def load_hands(counts, h1, h2):
 
 
 @kernel(noalloc=True)
+def tricks_of(counts, i):
+    """Tricks to play in deal ``i`` of a batch: the cards of seat 0's hand."""
+    n = 0
+    for c in range(24):
+        n += counts[i, 0, c]
+    return np.int64(n)
+
+
+@kernel(noalloc=True)
 def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
     """Exact value by zero-window searches from above: test ``>= hi`` until one succeeds.
 
@@ -103,16 +112,14 @@ def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, t
             clear(tt)
             gen = 1
         load_hands(counts[i], h1, h2)
-        tleft = 0
-        for c in range(24):
-            tleft += counts[i, 0, c]
+        tleft = tricks_of(counts, i)
         for s in range(seats):
             b[s] = bonus[i, s] if (side_mask[i] >> s) & 1 else 0
         cfg = make_cfg(seats, trump[i], side_mask[i], side_mask[i], MODE_POINTS, last_trick, gen, b)
         stats[0] = 0
         z = np.int64(0)
         m1 = np.int64(-1)
-        out[i] = value(h1, h2, cfg, b, tt, mv, stats, np.int64(leader[i]), z, m1, m1, m1, z, z, np.int64(tleft))
+        out[i] = value(h1, h2, cfg, b, tt, mv, stats, np.int64(leader[i]), z, m1, m1, m1, z, z, tleft)
         nodes[i] = stats[0]
 
 
@@ -131,10 +138,7 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     n = counts.shape[0]
     out = np.zeros(n, dtype=np.int32)
     nodes = np.zeros(n, dtype=np.int64)
-    tricks = 0
-    if n > 0:
-        for c in range(24):
-            tricks += counts[0, 0, c]
+    tricks = tricks_of(counts, 0) if n > 0 else 0
     tt = np.zeros((np.int64(1) << bits_for(tricks), 5), dtype=np.int64)
     max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes)
     return out
