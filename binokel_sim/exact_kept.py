@@ -48,12 +48,12 @@ import itertools
 import threading
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, prod
+from math import comb
 
 import numpy as np
 
 from .errors import InputError
-from .exact_odds import ExactOdds
+from .exact_odds import R_10, R_O, R_U, S_G, S_S, ExactOdds, family_pair, suit_patterns
 from .jit import kernel
 from .meld_events import QUANTITIES
 from .meld_patterns import score_tables
@@ -63,8 +63,6 @@ from .odds_kernel import MAX_BINS, kept_totals
 from .rules import Rules
 from .runner import chunk_ranges, run_chunks
 
-R_10, R_O, R_U = 1, 3, 4
-S_G, S_S = 1, 3
 #: (families, pairs) of a suit class, in class order (the sevens ``d`` add 6 * d).
 FAMILY_PAIRS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0))
 
@@ -110,8 +108,8 @@ def suit_classes(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def class_of(c: tuple[int, ...], track_d: bool) -> int:
-    f = min(c[:5])
-    return FAMILY_PAIRS.index((f, min(c[2], c[3]) - f)) + (6 * c[5] if track_d else 0)
+    """Index of a suit's class (see :func:`suit_classes`) from its counts ``c`` (six ranks)."""
+    return FAMILY_PAIRS.index(family_pair(c)) + (6 * c[5] if track_d else 0)
 
 
 def suit_thresholds(dims: list[int], suit: int, digits: tuple[int, ...]) -> np.ndarray:
@@ -132,11 +130,11 @@ def kept_setup(rules: Rules, cards: int) -> KeptSetup:
     ranks = 6 if rules.layout.sevens else 5
     track_d = tracks_sevens(rules)
     cls_f, cls_p, cls_d = suit_classes(rules)
-    pats = np.array(list(itertools.product(range(3), repeat=ranks)), dtype=np.int64)
-    pats6 = np.zeros((len(pats), 6), dtype=np.int64)
-    pats6[:, :ranks] = pats
+    patterns = suit_patterns(ranks)
+    pats6 = np.zeros((len(patterns), 6), dtype=np.int64)
+    pats6[:, :ranks] = [c for c, _ in patterns]
     size = pats6.sum(axis=1)
-    weight = np.array([prod(comb(2, int(x)) for x in row) for row in pats6], dtype=np.int64)
+    weight = np.array([w for _, w in patterns], dtype=np.int64)
     cls = np.array([class_of(tuple(row), track_d) for row in pats6], dtype=np.int64)
     axes = len(dims) + 1
     poly = np.zeros((4, 3**axes, len(cls_f), 2 * ranks + 1), dtype=np.int64)
