@@ -11,7 +11,10 @@ repeated deal) a target solve at the exact value.
     .venv/bin/python benchmarks/bench_solver.py --deals 200 --dds-deals 200 > bench.json
 
 Prints one JSON object: per layout and for DDS, median/p90/p99/max seconds and
-nodes, and the ratios the issue sets as targets.
+nodes, and the ratios the issue sets as targets; plus a scaling series (exact
+solves of standard positions with 6, 8, 10, 12 tricks left), whose 10-trick row is
+the size of a Skat game -- the nearest published solver (Kupferschmid & Helmert,
+CG 2006) reports 10 ms for a typical Skat hand.
 """
 
 from __future__ import annotations
@@ -70,6 +73,33 @@ def bench_layout(preset: str, deals: int, seed: int, budget: float) -> dict:
             "threshold_at_value": {"seconds": _summary(thr_s), "nodes": _summary(thr_n)}}
 
 
+def bench_scaling(preset: str, tricks: list[int], deals: int, seed: int) -> dict:
+    """Exact solves of positions with ``k`` tricks left (each seat the first ``k`` cards it was
+    dealt: a uniform ``k``-card subset), as for the full deals: how the cost grows per trick.
+    At 10 tricks a position is the size of a Skat game (30 cards, three players, card points)."""
+    rules = load_rules(preset)
+    rows = Dealer(rules, seed=seed).deal(deals)
+    slices = seat_slices(rules)
+    seats = rules.layout.players
+    solver = Solver()
+    out = {}
+    for k in tricks:
+        rng = random.Random(seed)
+        secs, nodes = [], []
+        for i in range(deals):
+            hands = [[int(c) for c in rows[i, sl]][:k] for sl in slices[:seats]]
+            solo = rng.randrange(seats)
+            pos = Position.parse(hands, rng.randrange(4), 0, solo, rules.layout.partners(solo), (),
+                                 last_trick=rules.play.last_trick)
+            solver.reset()
+            t = time.perf_counter()
+            solver.max_points(pos)
+            secs.append(time.perf_counter() - t)
+            nodes.append(solver.nodes)
+        out[str(k)] = {"deals": deals, "exact": {"seconds": _summary(secs), "nodes": _summary(nodes)}}
+    return {"preset": preset, "tricks": out}
+
+
 def bench_dds(deals: int, seed: int) -> dict:
     from endplay import generate_deal
     from endplay.dds import solve_board
@@ -102,6 +132,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--layouts", default="standard,standard-48,four-solo,kreuz")
     ap.add_argument("--budget", type=float, default=600.0, help="Stop a layout after this many seconds.")
+    ap.add_argument("--scaling", default="6,8,10,12",
+                    help="Tricks left for the scaling series on standard deals ('' skips it).")
+    ap.add_argument("--scaling-deals", type=int, default=100)
     args = ap.parse_args(argv)
     # Compile (or load the cache) before timing.
     warm = Position.parse("EA EK / E10 EU / EO GA", 0, 0, 0)
@@ -113,9 +146,12 @@ def main(argv: list[str] | None = None) -> None:
             out["dds"] = bench_dds(args.dds_deals, args.seed)
         except ImportError:
             print("endplay not installed: no DDS anchor", file=sys.stderr)
-    for preset in args.layouts.split(","):
+    for preset in filter(None, args.layouts.split(",")):
         out["layouts"][preset] = bench_layout(preset, args.deals, args.seed, args.budget)
-    if out["dds"]:
+    if args.scaling:
+        out["scaling"] = bench_scaling("standard", [int(k) for k in args.scaling.split(",")], args.scaling_deals,
+                                       args.seed)
+    if out["dds"] and out["layouts"]:
         d_opt = out["dds"]["optimal_one"]["seconds"]
         d_tgt = out["dds"]["target"]["seconds"]
         ours = out["layouts"].get("standard") or next(iter(out["layouts"].values()))

@@ -196,6 +196,9 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
             raise InputError(f"{name}: expected {seats} values, got {len(getattr(deal, name))}")
     if not 0 <= deal.soloist < seats:
         raise InputError(f"soloist: expected a seat 0..{seats - 1}, got {deal.soloist}")
+    allowed = {SURRENDER: rules.surrender.allowed, DURCH: rules.durch.allowed, BETTEL: rules.bettel.allowed}
+    if not allowed.get(deal.contract, True):
+        raise InputError(f"contract {deal.contract!r} is not allowed by the rules {rules.name!r}")
     side = _side(rules, deal.soloist)
     others = tuple(s for s in range(seats) if s not in side)
     if deal.contract == SURRENDER:

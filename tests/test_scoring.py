@@ -143,10 +143,9 @@ def test_score_deal_kreuz_durch_made_and_failed(tmp_path):
 
 
 def test_score_deal_kreuz_bettel(tmp_path):
-    # Bettel 1000, failure factor 1 (the standard values kreuz inherits; score_deal does not
-    # police bettel.allowed). Seat 3 made: team 1+3 +1000; failed: -1000; opponents 0 either way,
-    # a Durch opponent credit does not apply to Bettel.
-    assert score_deal(KREUZ, _deal(3, 150, "bettel", special_made=True)).tolist() == [0, 1000, 0, 1000]
+    # kreuz does not allow Bettel: scoring one is an input error naming the contract and preset.
+    with pytest.raises(InputError, match="'bettel' is not allowed by the rules 'kreuz'"):
+        score_deal(KREUZ, _deal(3, 150, "bettel", special_made=True))
     r = kreuz_custom(tmp_path, "[bettel]\nallowed = true\nvalue = 500\nfailure_factor = 2\n"
                                "[durch]\nopponent_credit = 400\n")
     # Bettel worth 500, failure 2x: seat 0 fails -> team 0+2 -2 x 500 = -1000, team 1+3 0.
@@ -166,8 +165,13 @@ def test_score_deal_solo_layouts_score_seat_by_seat():
 
 @pytest.mark.parametrize("preset", ["kreuz", "kreuz-48", "credits"])
 def test_kreuz_partners_always_score_alike(preset, tmp_path):
-    r = (kreuz_custom(tmp_path, "[durch]\nopponent_credit = 300\n[surrender]\ncredit_half_bid = true\n")
-         if preset == "credits" else load_rules(preset))
+    # Bettel allowed everywhere here, so that every contract kind is scored.
+    body = "[bettel]\nallowed = true\n"
+    if preset == "credits":
+        body += "[durch]\nopponent_credit = 300\n[surrender]\ncredit_half_bid = true\n"
+    p = tmp_path / "k.toml"
+    p.write_text(f'inherits = "{"kreuz" if preset == "credits" else preset}"\nname = "k"\n' + body)
+    r = load_rules(str(p))
     rng = np.random.default_rng(7)
     for contract in ("trump", "surrender", "durch", "bettel"):
         for soloist in range(4):
