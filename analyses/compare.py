@@ -36,7 +36,7 @@ from binokel_sim.exchange import DURCH_CODE, special_batch
 from binokel_sim.game import play_deal
 from binokel_sim.game_auction import floor_to_step
 from binokel_sim.rules import Rules
-from binokel_sim.runner import Chunk, Job, Scale
+from binokel_sim.runner import Chunk, Job, Scale, run_jobs
 from binokel_sim.solver import Solver
 
 #: Stream ids: distinct from the game simulation's and every other study's.
@@ -142,17 +142,25 @@ def compare(rule_sets: Sequence[Rules], deals: int = 20_000, played: int = 40, s
         raise InputError("compare: --deals must be positive and --played not negative")
     scale = scale or Scale()
     t0 = time.perf_counter()
-    rows: list[dict[str, Any]] = []
+    per_rules: list[list[dict[str, Any]]] = []
     for rules in rule_sets:
-        rows.extend(meld_rows(rules, deals, seed, scale))
+        rows = meld_rows(rules, deals, seed, scale)
         sure = Job("compare-durch", durch_chunk, n=deals, seed=seed, rules=rules, chunk_size=2000).run(
             scale, desc=f"{rules.name} Durch")
         rows.append(_mean(rules.name, "durch", "sure Durch with the Tapp (seat 0)",
                           np.concatenate(sure) if sure else np.array([])))
-        if played:
-            parts = Job("compare-play", play_chunk, n=played, seed=seed, rules=rules, chunk_size=4).run(
-                scale, desc=f"{rules.name} play")
-            rows.extend(play_rows(rules, parts))
+        per_rules.append(rows)
+    if played:
+        # Every rule set's played deals in one pool, one deal per chunk, the longest deals
+        # (most tricks) first: a 48-card deal can take minutes, and no worker should idle
+        # while another finishes one rule set's last deal.
+        jobs = [Job("compare-play", play_chunk, n=played, seed=seed, rules=rules, chunk_size=1)
+                for rules in rule_sets]
+        order = sorted(range(len(jobs)), key=lambda i: -rule_sets[i].layout.hand_size)
+        parts = run_jobs([jobs[i] for i in order], scale, desc="played deals")
+        for k, i in enumerate(order):
+            per_rules[i].extend(play_rows(rule_sets[i], parts[k]))
+    rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
     from binokel_sim import __version__
 

@@ -269,50 +269,69 @@ class Checkpoint:
 
 def run_job(job: Job, scale: Scale, desc: str | None = None) -> list[Any]:
     """Run ``job``'s chunks per ``scale``; results in chunk order, identical for any ``scale``."""
-    chunks = job.chunks()
-    results: list[Any] = [None] * len(chunks)
-    todo: list[Chunk] = []
-    ckpt = Checkpoint(scale.checkpoint, job) if scale.checkpoint else None
-    if ckpt is not None:
-        ckpt.prepare()
-        for c in chunks:
-            ok, value = ckpt.load(c)
-            if ok:
-                results[c.index] = value
-            else:
-                todo.append(c)
-    else:
-        todo = list(chunks)
-    bar = _Progress(scale.progress, sum(c.size for c in chunks), desc or job.name)
-    bar.update(sum(c.size for c in chunks) - sum(c.size for c in todo))
+    return run_jobs([job], scale, desc or job.name)[0]
 
-    def finish(c: Chunk, value: Any) -> None:
+
+def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs") -> list[list[Any]]:
+    """Run the chunks of several jobs in one pool (one progress bar); per job, its results in
+    chunk order -- the same numbers as running each job alone. Workers pick chunks in the
+    order given, so list the slowest job first: no worker idles while another finishes a
+    long job's last chunk.
+
+    >>> jobs = [Job("demo", _demo_chunk, n=10, seed=1, chunk_size=4), Job("demo", _demo_chunk, n=3, seed=1)]
+    >>> run_jobs(jobs, Scale(workers=2))
+    [[6, 22, 17], [3]]
+    """
+    results: list[list[Any]] = []
+    todo: list[tuple[int, Chunk]] = []
+    ckpts: list[Checkpoint | None] = []
+    total = 0
+    for j, job in enumerate(jobs):
+        chunks = job.chunks()
+        total += sum(c.size for c in chunks)
+        results.append([None] * len(chunks))
+        ckpt = Checkpoint(scale.checkpoint, job) if scale.checkpoint else None
+        ckpts.append(ckpt)
         if ckpt is not None:
-            ckpt.save(c, value)
-        results[c.index] = value
+            ckpt.prepare()
+        for c in chunks:
+            ok, value = ckpt.load(c) if ckpt is not None else (False, None)
+            if ok:
+                results[j][c.index] = value
+            else:
+                todo.append((j, c))
+    bar = _Progress(scale.progress, total, desc)
+    bar.update(total - sum(c.size for _, c in todo))
+
+    def finish(j: int, c: Chunk, value: Any) -> None:
+        if ckpts[j] is not None:
+            ckpts[j].save(c, value)
+        results[j][c.index] = value
         bar.update(c.size)
 
     try:
         if not todo:
             pass
         elif scale.scheduler:
-            _run_dask(job, todo, scale.scheduler, finish)
+            _run_dask(jobs, todo, scale.scheduler, finish)
         else:
-            _run_local(job, todo, scale.workers, finish)
+            _run_local(jobs, todo, scale.workers, finish)
     finally:
         bar.close()
     return results
 
 
-def _run_local(job: Job, todo: list[Chunk], workers: int | None, finish: Callable[[Chunk, Any], None]) -> None:
+def _run_local(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], workers: int | None,
+               finish: Callable[[int, Chunk, Any], None]) -> None:
     workers = workers or default_workers()
 
-    def one(c: Chunk) -> None:
-        finish(c, job.fn(job, c))
+    def one(item: tuple[int, Chunk]) -> None:
+        j, c = item
+        finish(j, c, jobs[j].fn(jobs[j], c))
 
     if workers == 1 or len(todo) == 1:
-        for c in todo:
-            one(c)
+        for item in todo:
+            one(item)
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:
         # list() re-raises the first failure; chunks finished before it are already stored.
@@ -337,16 +356,17 @@ def connect(address: str, timeout: float = 10.0):
         raise InputError(f"--scheduler: cannot reach {address}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
 
 
-def _run_dask(job: Job, todo: list[Chunk], address: str, finish: Callable[[Chunk, Any], None]) -> None:
+def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,
+              finish: Callable[[int, Chunk, Any], None]) -> None:
     from distributed import as_completed
 
     client = connect(address)
     try:
         futures = {
-            client.submit(_call_chunk, job, c, key=job.chunk_key(c), pure=False): c for c in todo
+            client.submit(_call_chunk, jobs[j], c, key=jobs[j].chunk_key(c), pure=False): (j, c) for j, c in todo
         }
         for fut in as_completed(futures, loop=client.loop):
-            finish(futures[fut], fut.result())
+            finish(*futures[fut], fut.result())
     finally:
         client.close()
 
