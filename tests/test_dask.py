@@ -8,7 +8,7 @@ from distributed import LocalCluster
 
 import scale_jobs
 from binokel_sim.rules import load_rules
-from binokel_sim.runner import Checkpoint, Job, Scale
+from binokel_sim.runner import Checkpoint, Job, Scale, run_jobs
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +56,12 @@ def test_meld_odds_and_durch_on_dask_equal_local(scheduler):
     job = Job("compare-durch", durch_chunk, n=3000, seed=2, rules=r, chunk_size=1000)
     assert np.array_equal(np.concatenate(job.run(Scale(workers=2))),
                           np.concatenate(job.run(Scale(scheduler=scheduler))))
+
+
+def test_pooled_jobs_on_dask_equal_local(scheduler):
+    jobs = [make_job(), make_job("kreuz", 1)]
+    local = run_jobs(jobs, Scale(workers=2))
+    remote = run_jobs(jobs, Scale(scheduler=scheduler))
+    for got, ref in zip(remote, local, strict=True):
+        assert len(got) == 9
+        assert all(np.array_equal(a, b) for a, b in zip(got, ref, strict=True))

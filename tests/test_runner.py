@@ -16,7 +16,8 @@ import pytest
 import scale_jobs
 from binokel_sim.errors import InputError
 from binokel_sim.rules import load_rules
-from binokel_sim.runner import Checkpoint, Chunk, Job, Scale, check_scheduler, chunk_ranges, connect, run_chunks
+from binokel_sim.runner import (Checkpoint, Chunk, Job, Scale, check_scheduler, chunk_ranges, connect, run_chunks,
+                                run_jobs)
 
 RULES = load_rules("standard")
 
@@ -54,6 +55,28 @@ def test_results_do_not_depend_on_workers_or_chunk_size():
         assert one[0] == base[i]
     # Another seed gives other deals.
     assert not np.array_equal(np.concatenate(job(seed=6).run(Scale(workers=2))), base)
+
+
+def test_jobs_in_one_pool_equal_each_job_alone(tmp_path):
+    jobs = [job(), job(seat=1, n=13, chunk_size=5), job(seed=6, n=0)]
+    alone = [j.run(Scale(workers=1)) for j in jobs]
+    for workers in (1, 2, 3):
+        pooled = run_jobs(jobs, Scale(workers=workers))
+        assert [len(p) for p in pooled] == [8, 3, 0]
+        for got, ref in zip(pooled, alone, strict=True):
+            assert all(np.array_equal(a, b) for a, b in zip(got, ref, strict=True))
+    # Each job keeps its own checkpoint folder: a crash in the pool resumes job by job.
+    scale_jobs.CALLS.update(n=0, fail_at=6)
+    counted = [Job(j.name, scale_jobs.counted_chunk, j.n, j.seed, j.rules, j.params, j.chunk_size) for j in jobs]
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        run_jobs(counted, Scale(workers=1, checkpoint=tmp_path))
+    assert Checkpoint(tmp_path, jobs[0]).finished() == list(range(5))
+    scale_jobs.CALLS.update(n=0, fail_at=0)
+    resumed = run_jobs(counted, Scale(workers=2, checkpoint=tmp_path))
+    assert scale_jobs.CALLS["n"] == 8 + 3 - 5
+    assert Checkpoint(tmp_path, jobs[1]).finished() == [0, 1, 2]
+    for got, ref in zip(resumed, alone, strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(got, ref, strict=True))
 
 
 def test_key_depends_on_everything_but_the_range():
