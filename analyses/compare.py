@@ -158,8 +158,8 @@ def compare(rule_sets: Sequence[Rules], deals: int = 20_000, played: int = 40, s
                 for rules in rule_sets]
         order = sorted(range(len(jobs)), key=lambda i: -rule_sets[i].layout.hand_size)
         parts = run_jobs([jobs[i] for i in order], scale, desc="played deals")
-        for k, i in enumerate(order):
-            per_rules[i].extend(play_rows(rule_sets[i], parts[k]))
+        for i, part in zip(order, parts, strict=True):
+            per_rules[i].extend(play_rows(rule_sets[i], part))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
     from binokel_sim import __version__

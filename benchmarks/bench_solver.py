@@ -39,32 +39,40 @@ def _summary(values: list[float]) -> dict[str, float]:
             "max": float(a.max()), "mean": float(a.mean())}
 
 
-def bench_layout(preset: str, deals: int, seed: int, budget: float) -> dict:
-    rules = load_rules(preset)
-    dealer = Dealer(rules, seed=seed)
-    rows = dealer.deal(deals)
+def _positions(rules, deals: int, seed: int, tricks: int | None = None):
+    """Seeded random positions: forehand leads, random soloist (its partners at kreuz) and
+    trump; ``tricks``: each seat keeps the first ``tricks`` cards it was dealt (a uniform
+    subset), default the whole hand."""
+    rows = Dealer(rules, seed=seed).deal(deals)
     slices = seat_slices(rules)
     seats = rules.layout.players
     rng = random.Random(seed)
+    for i in range(deals):
+        hands = [[int(c) for c in rows[i, sl]][:tricks] for sl in slices[:seats]]
+        solo = rng.randrange(seats)
+        trump = rng.randrange(4)
+        yield Position.parse(hands, trump, 0, solo, rules.layout.partners(solo), (), last_trick=rules.play.last_trick)
+
+
+def _timed(solver: Solver, query, *args):
+    """(result, seconds, nodes) of one query on a fresh table."""
+    solver.reset()
+    t = time.perf_counter()
+    result = query(*args)
+    return result, time.perf_counter() - t, solver.nodes
+
+
+def bench_layout(preset: str, deals: int, seed: int, budget: float) -> dict:
     solver = Solver()
     exact_s, exact_n, thr_s, thr_n = [], [], [], []
     started = time.perf_counter()
-    for i in range(deals):
-        hands = [[int(c) for c in rows[i, sl]] for sl in slices[:seats]]
-        solo = rng.randrange(seats)
-        trump = rng.randrange(4)
-        pos = Position.parse(hands, trump, 0, solo, rules.layout.partners(solo), (),
-                             last_trick=rules.play.last_trick)
-        solver.reset()
-        t = time.perf_counter()
-        v = solver.max_points(pos)
-        exact_s.append(time.perf_counter() - t)
-        exact_n.append(solver.nodes)
-        solver.reset()
-        t = time.perf_counter()
-        ok = solver.reaches(pos, v)
-        thr_s.append(time.perf_counter() - t)
-        thr_n.append(solver.nodes)
+    for pos in _positions(load_rules(preset), deals, seed):
+        v, sec, nodes = _timed(solver, solver.max_points, pos)
+        exact_s.append(sec)
+        exact_n.append(nodes)
+        ok, sec, nodes = _timed(solver, solver.reaches, pos, v)
+        thr_s.append(sec)
+        thr_n.append(nodes)
         assert ok
         if time.perf_counter() - started > budget:
             break
@@ -74,29 +82,16 @@ def bench_layout(preset: str, deals: int, seed: int, budget: float) -> dict:
 
 
 def bench_scaling(preset: str, tricks: list[int], deals: int, seed: int) -> dict:
-    """Exact solves of positions with ``k`` tricks left (each seat the first ``k`` cards it was
-    dealt: a uniform ``k``-card subset), as for the full deals: how the cost grows per trick.
-    At 10 tricks a position is the size of a Skat game (30 cards, three players, card points)."""
+    """Exact solves of positions with ``k`` tricks left (:func:`_positions`), as for the full
+    deals: how the cost grows per trick. At 10 tricks a position is the size of a Skat game
+    (30 cards, three players, card points)."""
     rules = load_rules(preset)
-    rows = Dealer(rules, seed=seed).deal(deals)
-    slices = seat_slices(rules)
-    seats = rules.layout.players
     solver = Solver()
     out = {}
     for k in tricks:
-        rng = random.Random(seed)
-        secs, nodes = [], []
-        for i in range(deals):
-            hands = [[int(c) for c in rows[i, sl]][:k] for sl in slices[:seats]]
-            solo = rng.randrange(seats)
-            pos = Position.parse(hands, rng.randrange(4), 0, solo, rules.layout.partners(solo), (),
-                                 last_trick=rules.play.last_trick)
-            solver.reset()
-            t = time.perf_counter()
-            solver.max_points(pos)
-            secs.append(time.perf_counter() - t)
-            nodes.append(solver.nodes)
-        out[str(k)] = {"deals": deals, "exact": {"seconds": _summary(secs), "nodes": _summary(nodes)}}
+        runs = [_timed(solver, solver.max_points, pos)[1:] for pos in _positions(rules, deals, seed, k)]
+        out[str(k)] = {"deals": deals, "exact": {"seconds": _summary([r[0] for r in runs]),
+                                                 "nodes": _summary([r[1] for r in runs])}}
     return {"preset": preset, "tricks": out}
 
 
