@@ -1,7 +1,7 @@
 """Bid level tables: the ceiling bid and the safe bid by hand class, over random hands.
 
 Deals of one class are pooled: P(make) and the expected score per bid come from
-:func:`binokel_sim.evaluation.bid_table` on the class's deals (the soloist goes out
+:func:`binokel_sim.evaluation.hand.bid_table` on the class's deals (the soloist goes out
 after seeing the Tapp where his own estimate says so); the ceiling is the highest bid
 with positive expected score, the safe bid the highest with P(make) >= confidence.
 Classes: meld points at the best trump x aces (what a player counts before bidding).
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from binokel_sim.evaluation import bid_table
-from binokel_sim.evaluation_study import parts_of
+from binokel_sim.evaluation.hand import bid_table
+from binokel_sim.evaluation.study import parts_of
 from binokel_sim.rules import Rules
 
 from .tapp_value import CLASSES, hand_class

@@ -2,14 +2,14 @@
 
 On deals independent of the fit (their own stream), deal ``i`` is asked about one bid,
 ``ladder[i mod len(ladder)]`` -- one question per deal keeps the outcomes independent.
-The prediction is the hand formula's P(make) (:class:`binokel_sim.formula.Formula`);
+The prediction is the hand formula's P(make) (:class:`binokel_sim.evaluation.formula.Formula`);
 the outcome is whether the double-dummy play made it. Pairs are binned by predicted
 probability; a calibrated advisor is within a few points in every bin.
 
     python -m binokel_sim.analyses.calibration --rules standard --deals 1000 --seed 2 --out cal.csv --chart cal.png
 
 >>> import numpy as np, pandas as pd
->>> from binokel_sim.formula import Formula
+>>> from binokel_sim.evaluation.formula import Formula
 >>> from binokel_sim.rules import load_rules
 >>> f = Formula("standard", 0.0, {"melds": 1.0}, sd=50.0)
 >>> df = pd.DataFrame({"melds": [200, 300], "aces": 0, "tens": 0, "longest": 0, "trump_len": 0, "side_aces": 0,
@@ -28,8 +28,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-from binokel_sim.formula import Formula, load_formula
-from binokel_sim.hand_features import FEATURES
+from binokel_sim.evaluation.formula import Formula, load_formula
+from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.scoring import bid_ladder
 
@@ -86,7 +86,7 @@ def chart(table: pd.DataFrame, title: str):
 
 
 def main(argv: list[str] | None = None) -> None:
-    from binokel_sim.evaluation_study import study_deals
+    from binokel_sim.evaluation.study import study_deals
     from binokel_sim.output import write_figure, write_table
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

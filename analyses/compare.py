@@ -7,7 +7,7 @@ For each rule set, three seeded studies:
   (hand size) kept from hand + Tapp; the Tapp's meld value is their difference;
 * **Durch** (``deals`` deals): how often seat 0, with the Tapp, holds a sure Durch by the
   exchange optimiser's cheap measure (no card of its can be beaten);
-* **play** (``played`` deals, :func:`binokel_sim.game.play_deal`): the simulated
+* **play** (``played`` deals, :func:`binokel_sim.game.simulate.play_deal`): the simulated
   auction, exchange, surrender and double-dummy play -- the soloist's mean score per
   deal, the contract, the makeable bid (the highest bid the soloist's double-dummy
   total covers), make rates at typical bids, surrender and Durch rates.
@@ -30,14 +30,14 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from binokel_sim.dealing import Dealer, seat_slices
+from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
-from binokel_sim.exchange import DURCH_CODE, special_batch
-from binokel_sim.game import play_deal
-from binokel_sim.game_auction import floor_to_step
+from binokel_sim.exchange.candidates import DURCH_CODE, special_batch
+from binokel_sim.game.simulate import play_deal
+from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
-from binokel_sim.solver import Solver
+from binokel_sim.play.solver import Solver
 
 #: Stream ids: distinct from the game simulation's and every other study's.
 DURCH_STREAM = 0xC0D1

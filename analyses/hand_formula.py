@@ -19,9 +19,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from binokel_sim.evaluation_dd import DD
-from binokel_sim.evaluation_study import STREAM_STUDY, study_deals
-from binokel_sim.formula import COEFFICIENTS, Formula, formula_dict
+from binokel_sim.evaluation.dd import DD
+from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
+from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict
 from binokel_sim.output import write_json
 from binokel_sim.rules import Rules, load_rules
 

@@ -7,7 +7,7 @@ One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``,
   ``hand+tapp`` (seat 0's hand and the Tapp: the soloist before discarding) and ``kept``
   (the best meld total keeping ``hand_size`` cards of hand + Tapp; its ``trump_X`` rows
   keep the best cards for that trump);
-* events: ``family_E`` .. ``dissle_2`` (probabilities; see :mod:`binokel_sim.meld_events`;
+* events: ``family_E`` .. ``dissle_2`` (probabilities; see :mod:`binokel_sim.melds.events`;
   Dissle rows only with sevens; no event rows for ``kept``, whose kept cards depend on the
   trump), ``meld_mean_best`` / ``meld_mean_trump_{E,G,H,S}`` (means of the meld total),
   ``meld_at_least_{v}_best`` for v in 100 150 200 250 300 400 500 1000, and the pmf
@@ -16,8 +16,8 @@ One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``,
 * ``stderr``: cluster-robust over deals (the hands of one deal are dependent): from the
   per-deal count c of members with the event (or their summed total),
   ``sqrt(var(c) / deals) / members``;
-* ``exact``: when asked, from :mod:`binokel_sim.exact_odds` (``hand``, ``hand+tapp``) and
-  :mod:`binokel_sim.exact_kept` (``kept``: counts of hands by meld structure, each structure
+* ``exact``: when asked, from :mod:`binokel_sim.odds.exact` (``hand``, ``hand+tapp``) and
+  :mod:`binokel_sim.odds.exact_kept` (``kept``: counts of hands by meld structure, each structure
   scored once with the Monte Carlo's best-discard search); ``z = (value - exact) / stderr``
   (NaN where either is missing or the standard error is 0).
 
@@ -38,10 +38,10 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from binokel_sim.exact_kept import kept_exact_odds
-from binokel_sim.exact_odds import ExactOdds, at_least, exact_odds, mean_of
-from binokel_sim.meld_events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
-from binokel_sim.odds_kernel import HAND, HAND_TAPP, KEPT, SCOPES, MeldTally, run_meld_tally
+from binokel_sim.odds.exact_kept import kept_exact_odds
+from binokel_sim.odds.exact import ExactOdds, at_least, exact_odds, mean_of
+from binokel_sim.melds.events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
+from binokel_sim.odds.monte_carlo import HAND, HAND_TAPP, KEPT, SCOPES, MeldTally, run_meld_tally
 from binokel_sim.rules import Rules
 
 COLUMNS = ["scope", "event", "value", "stderr", "exact", "z", "n"]
@@ -138,7 +138,7 @@ def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, wo
         "study": "meld odds", "rules": rules.name, "rules_source": rules.source, "seed": int(seed),
         "deals": int(deals), "scopes": list(t.scopes), "exact": bool(exact), "meld_unit": int(t.unit),
         "stderr": "cluster-robust over deals",
-        "kept_exact": "combinatorics over meld structures (binokel_sim.exact_kept)",
+        "kept_exact": "combinatorics over meld structures (binokel_sim.odds.exact_kept)",
     })
     return df
 

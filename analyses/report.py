@@ -5,12 +5,12 @@
 * **meld odds** -- Monte Carlo beside the exact values (:mod:`binokel_sim.analyses.meld_odds`);
 * **meld-total distribution** -- the pmf of a hand's best meld total, MC and exact;
 * **study deals** -- random deals played out double-dummy with the exchange optimiser
-  (:func:`binokel_sim.evaluation_study.study_chunk`), giving the Tapp's value, the bid
+  (:func:`binokel_sim.evaluation.study.study_chunk`), giving the Tapp's value, the bid
   ladder (P(make) against bid by hand class) and the trump choice;
 * **Durch odds** -- how often the soloist holds a sure Durch with the Tapp
   (:func:`binokel_sim.analyses.compare.durch_chunk`, a fast kernel over many deals);
 * **hand-point formula** -- the committed coefficients when fitted for these rules
-  (:func:`binokel_sim.formula.load_formula`), else fitted here on the study deals;
+  (:func:`binokel_sim.evaluation.formula.load_formula`), else fitted here on the study deals;
 * **calibration** -- the formula's P(make) against double-dummy outcomes on deals of
   their own stream;
 * **provenance** -- version, rules, seed, budget, deals per study, run time.
@@ -95,7 +95,7 @@ def check_budget(name: str) -> Budget:
 def study_frame(rules: Rules, deals: int, seed: int, scale: Scale, stream: tuple[int, ...], baseline: bool,
                 policy: str = "heuristic") -> pd.DataFrame:
     """``deals`` study deals of ``stream`` as one DataFrame (seeded chunks; any scale, same rows)."""
-    from binokel_sim.evaluation_study import study_deals
+    from binokel_sim.evaluation.study import study_deals
 
     return study_deals(rules, deals, seed, policy, stream=stream, baseline=baseline, chunk_size=STUDY_CHUNK,
                        scale=scale)
@@ -168,8 +168,8 @@ def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
 def bid_section(rules: Rules, study: pd.DataFrame) -> Section:
     from binokel_sim.analyses.bid_levels import bid_levels
     from binokel_sim.analyses.tapp_value import hand_class
-    from binokel_sim.evaluation import bid_table
-    from binokel_sim.evaluation_study import parts_of
+    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.study import parts_of
 
     ch = _figs()
     s = Section("bids", "The bid ladder")
@@ -196,7 +196,7 @@ def bid_section(rules: Rules, study: pd.DataFrame) -> Section:
 
 def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, b: Budget):
     """The hand-point formula: committed coefficients if fitted for ``rules``, else a fit on the study deals."""
-    from binokel_sim.formula import load_formula
+    from binokel_sim.evaluation.formula import load_formula
 
     s = Section("formula", "The hand-point formula")
     try:
@@ -270,7 +270,7 @@ def build_report(rules: Rules, budget: str | Budget = "quick", seed: int = 1, sc
                  command: str = "") -> Report:
     """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`."""
     from binokel_sim import __version__
-    from binokel_sim.evaluation_study import STREAM_STUDY
+    from binokel_sim.evaluation.study import STREAM_STUDY
 
     b = budget if isinstance(budget, Budget) else check_budget(budget)
     scale = scale or Scale()

@@ -22,11 +22,11 @@ import time
 
 import numpy as np
 
-from binokel_sim.dealing import Dealer
-from binokel_sim.evaluation import EvalSettings, deal_counts, evaluate_hand
-from binokel_sim.melds import best_trump
+from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.evaluation.hand import EvalSettings, deal_counts, evaluate_hand
+from binokel_sim.melds.scorer import best_trump
 from binokel_sim.rules import load_rules
-from binokel_sim.solver import max_points_batch
+from binokel_sim.play.solver import max_points_batch
 
 HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
 

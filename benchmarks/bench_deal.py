@@ -25,8 +25,8 @@ import time
 
 import numpy as np
 
-from binokel_sim.dealing import Dealer
-from binokel_sim.odds_kernel import run_meld_tally
+from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.odds.monte_carlo import run_meld_tally
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import chunk_ranges, run_chunks
 

@@ -28,9 +28,9 @@ import time
 
 import numpy as np
 
-from binokel_sim.dealing import Dealer, seat_slices
+from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.rules import load_rules
-from binokel_sim.solver import Position, Solver
+from binokel_sim.play.solver import Position, Solver
 
 
 def _summary(values: list[float]) -> dict[str, float]:

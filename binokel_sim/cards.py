@@ -19,7 +19,7 @@ from typing import Iterable, NewType
 
 import numpy as np
 
-from .errors import InputError
+from binokel_sim.errors import InputError
 
 CardType = NewType("CardType", int)
 

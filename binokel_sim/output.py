@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 
 import pandas as pd
 
-from .errors import InputError
+from binokel_sim.errors import InputError
 
 
 def _read_umask() -> int:

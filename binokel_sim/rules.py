@@ -23,7 +23,7 @@ from typing import Any, get_type_hints
 
 import numpy as np
 
-from .errors import InputError
+from binokel_sim.errors import InputError
 
 MELD_RANKS = ("A", "K", "O", "U")
 

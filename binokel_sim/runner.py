@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-from .errors import InputError
+from binokel_sim.errors import InputError
 
 T = TypeVar("T")
 
@@ -190,7 +190,7 @@ class Job:
 
     def identity(self) -> dict[str, Any]:
         """Everything a chunk's result depends on, except its range (JSON-ready)."""
-        from . import __version__
+        from binokel_sim import __version__
 
         rules = self.rules.to_dict() if hasattr(self.rules, "to_dict") else _canonical(self.rules)
         return {
@@ -235,7 +235,7 @@ class Checkpoint:
         return self.dir / f"{chunk.index:06d}-{chunk.start}-{chunk.stop}.pkl"
 
     def prepare(self) -> None:
-        from .output import write_json
+        from binokel_sim.output import write_json
 
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -256,7 +256,7 @@ class Checkpoint:
             return False, None  # unreadable: recompute it
 
     def save(self, chunk: Chunk, result: Any) -> None:
-        from .output import atomic_path
+        from binokel_sim.output import atomic_path
 
         with atomic_path(self.path(chunk)) as tmp:
             with open(tmp, "wb") as f:

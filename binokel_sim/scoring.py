@@ -28,8 +28,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import InputError
-from .rules import Rules
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
 
 #: Contract kinds of :class:`PlayedDeal` (surrender: the soloist went out after naming trump).
 TRUMP, DURCH, BETTEL, SURRENDER = "trump", "durch", "bettel", "surrender"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from binokel_sim.evaluation import EvalSettings, HandEvaluation, evaluate_hand
-from binokel_sim.exchange import POLICIES
-from binokel_sim.hand_input import read_hand
+from binokel_sim.evaluation.hand import EvalSettings, HandEvaluation, evaluate_hand
+from binokel_sim.exchange.candidates import POLICIES
+from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option, show_progress, workers_option
@@ -20,7 +20,7 @@ def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
 def formula_advice(counts, rules, confidence: float) -> dict | None:
     """The hand formula's quick estimate, where coefficients were fitted for these rules."""
     from binokel_sim.errors import InputError
-    from binokel_sim.formula import load_formula
+    from binokel_sim.evaluation.formula import load_formula
 
     try:
         f = load_formula(rules)

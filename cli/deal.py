@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from binokel_sim.dealing import Dealer
+from binokel_sim.dealing.dealer import Dealer
 
 from .common import echo_json, json_option, rules_option, seed_option
 from .main import cli

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from binokel_sim.cards import SUITS, parse_suit
-from binokel_sim.explain import explain
-from binokel_sim.hand_input import read_hand
-from binokel_sim.melds import totals_by_trump
+from binokel_sim.melds.explain import explain
+from binokel_sim.dealing.hand_input import read_hand
+from binokel_sim.melds.scorer import totals_by_trump
 
 import numpy as np
 

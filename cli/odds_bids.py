@@ -7,7 +7,7 @@ import pandas as pd
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation_study import study_deals
+from binokel_sim.evaluation.study import study_deals
 from binokel_sim.output import table_writer, write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option

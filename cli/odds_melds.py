@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from binokel_sim.analyses.meld_odds import meld_odds_table, provenance_line
-from binokel_sim.odds_kernel import SCOPES
+from binokel_sim.odds.monte_carlo import SCOPES
 from binokel_sim.output import table_writer, write_table
 
 from .common import quiet_option, rules_option, seed_option

@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-from binokel_sim.evaluation_study import study_deals
+from binokel_sim.evaluation.study import study_deals
 from binokel_sim.output import check_figure_path, table_writer, write_figure, write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 import pandas as pd
 
-from binokel_sim.game import MAX_DEALS
-from binokel_sim.game_runs import simulate_games
+from binokel_sim.game.simulate import MAX_DEALS
+from binokel_sim.game.runs import simulate_games
 from binokel_sim.output import check_figure_path, table_writer, write_figure, write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option

@@ -11,10 +11,10 @@ from typing import Any
 
 import click
 
-from binokel_sim.dealing import check_deck
+from binokel_sim.dealing.dealer import check_deck
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
-from binokel_sim.solver import Position, Solver, parse_trump, solve as solve_position
+from binokel_sim.play.solver import Position, Solver, parse_trump, solve as solve_position
 
 from .common import json_option, rules_option
 from .main import cli

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import click
 
-from binokel_sim.exchange import POLICIES
+from binokel_sim.exchange.candidates import POLICIES
 
 
 def study_options(fn: Callable) -> Callable:

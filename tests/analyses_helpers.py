@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from binokel_sim.hand_features import FEATURES
+from binokel_sim.evaluation.features import FEATURES
 
 
 def synthetic_deals(n: int, seed: int, noise: float) -> pd.DataFrame:

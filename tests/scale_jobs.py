@@ -12,8 +12,8 @@ import time
 import numpy as np
 
 from binokel_sim.cards import counts_of
-from binokel_sim.dealing import Dealer
-from binokel_sim.melds import best_trump
+from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.melds.scorer import best_trump
 from binokel_sim.runner import Chunk, Job
 
 #: Calls of ``counted_chunk`` in this process, and the call number at which it fails (0: never).

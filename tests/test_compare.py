@@ -10,7 +10,7 @@ import pytest
 
 from binokel_sim.analyses.compare import compare, durch_chunk, wide
 from binokel_sim.analyses.meld_odds import meld_odds_table
-from binokel_sim.exact_odds import exact_odds
+from binokel_sim.odds.exact import exact_odds
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Checkpoint, Job, Scale
 from clitools import assert_one_line_error, run_cli

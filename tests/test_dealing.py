@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.cards import N_TYPES, deck_types, parse_cards
-from binokel_sim.dealing import Dealer, seat_slices
+from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import chunk_ranges, run_chunks

@@ -11,11 +11,11 @@ import pytest
 
 from binokel_sim.cards import CARD_POINTS, Hand, counts_of, parse_cards
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation import EvalSettings, evaluate_hand
-from binokel_sim.evaluation_dd import DD, solve_rows
-from binokel_sim.exchange import PLAY_WEIGHTS, cheap_candidates, durch_losers, play_estimate
-from binokel_sim.exchange_policy import inner_hands
-from binokel_sim.melds import meld_total
+from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
+from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.exchange.candidates import PLAY_WEIGHTS, cheap_candidates, durch_losers, play_estimate
+from binokel_sim.exchange.policy import inner_hands
+from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import load_rules
 
 STD = load_rules("standard")
@@ -149,8 +149,8 @@ def test_bad_arguments_are_input_errors():
 def test_real_solver_known_deal_equals_direct_computation():
     # The real solver (four-solo: 9-card hands keep it quick): the evaluation of one fully dealt
     # deal is the chosen exchange solved by hand, plus the discards.
-    from binokel_sim.dealing import Dealer, seat_slices
-    from binokel_sim.solver import max_points_batch
+    from binokel_sim.dealing.dealer import Dealer, seat_slices
+    from binokel_sim.play.solver import max_points_batch
 
     rules = load_rules("four-solo")
     row = Dealer(rules, 7).deal(1)[0]
@@ -168,7 +168,7 @@ def test_real_solver_known_deal_equals_direct_computation():
 
 
 def test_choose_exchange_single_hand():
-    from binokel_sim.evaluation import choose_exchange
+    from binokel_sim.evaluation.hand import choose_exchange
 
     ch = choose_exchange(HAND, "S10 SO SU E10", STD, policy="sampled", dd=TOY,
                          settings=EvalSettings(inner=3, top_k=8))

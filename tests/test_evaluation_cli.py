@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-import binokel_sim.evaluation_dd as evaluation_dd
+import binokel_sim.evaluation.dd as evaluation_dd
 from clitools import assert_one_line_error, run_cli, run_json
 from test_evaluation import HAND, toy_points, toy_specials
 

@@ -11,12 +11,12 @@ import pytest
 
 from binokel_sim.analyses.meld_odds import meld_odds_table
 from binokel_sim.errors import InputError
-from binokel_sim.exact_kept import (class_of, has_structure, kept_counts, kept_distributions, kept_setup,
+from binokel_sim.odds.exact_kept import (class_of, has_structure, kept_counts, kept_distributions, kept_setup,
                                     representative, tracks_sevens)
-from binokel_sim.exact_odds import at_least, mean_of, total_distribution
+from binokel_sim.odds.exact import at_least, mean_of, total_distribution
 from binokel_sim.jit import kernel
-from binokel_sim.meld_events import QUANTITIES, meld_unit
-from binokel_sim.melds import best_kept_at, needed_counts
+from binokel_sim.melds.events import QUANTITIES, meld_unit
+from binokel_sim.melds.scorer import best_kept_at, needed_counts
 from binokel_sim.rules import load_rules
 
 STANDARD = load_rules("standard")

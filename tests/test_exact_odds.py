@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from binokel_sim.cards import SUITS
-from binokel_sim.exact_odds import at_least, event_probabilities, mean_of, suit_patterns, total_distribution
-from binokel_sim.meld_events import LEVELS, QUANTITIES
-from binokel_sim.melds import totals_by_trump
+from binokel_sim.odds.exact import at_least, event_probabilities, mean_of, suit_patterns, total_distribution
+from binokel_sim.melds.events import LEVELS, QUANTITIES
+from binokel_sim.melds.scorer import totals_by_trump
 from binokel_sim.rules import load_rules
 
 STANDARD = load_rules("standard")

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from binokel_sim.cards import CARD_POINTS, Hand, cards_of, counts_of, parse_cards
-from binokel_sim.dealing import Dealer, seat_slices
+from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
-from binokel_sim.exchange import (PLAY_WEIGHTS, best_per_trump, cheap_candidates, discard_bound, durch_losers,
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, best_per_trump, cheap_candidates, discard_bound, durch_losers,
                                   enumerate_discards, play_estimate)
-from binokel_sim.exchange_policy import build_candidates, choose
-from binokel_sim.melds import meld_total
+from binokel_sim.exchange.policy import build_candidates, choose
+from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import load_rules
 
 
@@ -139,7 +139,7 @@ def test_grupp_durch_from_hand_and_bettel_candidates():
     assert codes[-2:] == [4, 5] and codes[:-2] == [t for t in range(4) for _ in range(2)]
     assert (cs.disc[:, -2] == tapps).all()  # Durch from the hand lays the Tapp away unseen
     assert (cs.disc[:, -1].sum(axis=1) == 3).all()
-    from binokel_sim.exchange import bettel_risk
+    from binokel_sim.exchange.candidates import bettel_risk
 
     ea = Hand.parse("EA").counts
     assert bettel_risk(ea, ea) == 10  # two each of E10 EK EO EU E7 unseen below it

@@ -11,7 +11,7 @@ from binokel_sim.analyses.calibration import calibration_table, questions
 from binokel_sim.analyses.hand_formula import FORMULA_FEATURES, fit, save
 from binokel_sim.cards import Hand
 from binokel_sim.errors import InputError
-from binokel_sim.formula import COEFFICIENTS, Formula, load_formula
+from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, load_formula
 from binokel_sim.rules import load_rules
 
 STD = load_rules("standard")

@@ -12,13 +12,13 @@ import pytest
 import solver_reference as ref
 from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.errors import InputError
-from binokel_sim.game import _claim, _Outcome, _winner, simulate_game
-from binokel_sim.game_auction import auction, floor_to_step
-from binokel_sim.game_play import play_line
-from binokel_sim.game_runs import simulate_games
+from binokel_sim.game.simulate import _claim, _Outcome, _winner, simulate_game
+from binokel_sim.game.auction import auction, floor_to_step
+from binokel_sim.game.cardplay import play_line
+from binokel_sim.game.runs import simulate_games
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
-from binokel_sim.solver import Position, Solver
+from binokel_sim.play.solver import Position, Solver
 from clitools import assert_one_line_error, run_cli
 
 STD = load_rules("standard")
@@ -162,7 +162,7 @@ def test_simulate_games_cli_errors(capsys):
 
 
 def test_game_books_score_deal_as_is_at_kreuz(monkeypatch):
-    from binokel_sim import game
+    from binokel_sim.game import simulate as game
     from binokel_sim.scoring import PlayedDeal, score_deal
 
     k = load_rules("kreuz")
@@ -178,9 +178,9 @@ def test_game_books_score_deal_as_is_at_kreuz(monkeypatch):
 
 
 def test_ceiling_uses_the_fitted_formula_when_committed(monkeypatch):
-    from binokel_sim import game
+    from binokel_sim.game import simulate as game
     from binokel_sim.cards import Hand
-    from binokel_sim.formula import Formula
+    from binokel_sim.evaluation.formula import Formula
 
     h = Hand.parse("EA EA E10 EK EO EU GA G10 HA H10 SA S10").counts
     key = (STD.name, STD.meld_array().tobytes())

@@ -30,10 +30,10 @@ def test_noalloc_kernel_refuses_to_allocate():
 
 
 def test_solver_search_kernels_are_noalloc():
-    from binokel_sim.play import legal_mask
-    from binokel_sim.solver.bounds import quick_bounds
-    from binokel_sim.solver.search import search
-    from binokel_sim.solver.table import probe, store
+    from binokel_sim.play.legal import legal_mask
+    from binokel_sim.play.solver.bounds import quick_bounds
+    from binokel_sim.play.solver.search import search
+    from binokel_sim.play.solver.table import probe, store
 
     for k in (search, quick_bounds, probe, store, legal_mask):
         assert k.targetoptions.get("_nrt") is False, k.py_func.__name__

@@ -10,13 +10,13 @@ import pytest
 
 from binokel_sim.analyses.meld_odds import cluster_estimate, meld_odds_table
 from binokel_sim.cards import counts_of
-from binokel_sim.dealing import Dealer, seat_slices
-from binokel_sim.exact_odds import event_probabilities
-from binokel_sim.meld_events import LEVELS, levels_for
-from binokel_sim.melds import (best_kept, best_kept_at, binokel_level, kind_level, suit_structure,
+from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.odds.exact import event_probabilities
+from binokel_sim.melds.events import LEVELS, levels_for
+from binokel_sim.melds.scorer import (best_kept, best_kept_at, binokel_level, kind_level, suit_structure,
                                totals_by_trump)
-from binokel_sim.meld_patterns import patterns_of, score_patterns, score_tables, unpack_levels
-from binokel_sim.odds_kernel import MELD_ODDS_STREAM, deal_patterns, deal_setup, kept_totals, run_meld_tally
+from binokel_sim.melds.patterns import patterns_of, score_patterns, score_tables, unpack_levels
+from binokel_sim.odds.monte_carlo import MELD_ODDS_STREAM, deal_patterns, deal_setup, kept_totals, run_meld_tally
 from binokel_sim.rules import load_rules
 
 STANDARD = load_rules("standard")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from binokel_sim.cards import Hand, cards_of, counts_of
-from binokel_sim.explain import explain, explain_total
-from binokel_sim.melds import best_kept, best_trump, meld_total, totals_by_trump
+from binokel_sim.melds.explain import explain, explain_total
+from binokel_sim.melds.scorer import best_kept, best_trump, meld_total, totals_by_trump
 from binokel_sim.rules import load_rules, preset_names
 
 E, G, H, S = range(4)

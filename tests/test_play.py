@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.cards import counts_of, format_cards, parse_cards
-from binokel_sim.play import format_legal, legal_cards, perft, trick_winner_of
+from binokel_sim.play.legal import format_legal, legal_cards, perft, trick_winner_of
 
 PERFT = Path(__file__).parent / "data" / "perft_positions.txt"
 H, G, E, NONE = 2, 1, 0, None

@@ -7,7 +7,7 @@ import random
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, parse_cards
-from binokel_sim.solver.bounds import cash, quick_bounds, trump_chain
+from binokel_sim.play.solver.bounds import cash, quick_bounds, trump_chain
 
 from solver_reference import minimax
 from test_solver_reference import random_position

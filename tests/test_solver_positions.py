@@ -7,7 +7,7 @@ import pytest
 
 from binokel_sim.cards import counts_of, parse_cards
 from binokel_sim.errors import InputError
-from binokel_sim.solver import Position, Solver, max_points_batch, solve
+from binokel_sim.play.solver import Position, Solver, max_points_batch, solve
 
 from solver_reference import minimax
 

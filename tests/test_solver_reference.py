@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.cards import deck_types
-from binokel_sim.solver import Position, Solver, max_points_batch
+from binokel_sim.play.solver import Position, Solver, max_points_batch
 
 from solver_reference import legal, minimax
 

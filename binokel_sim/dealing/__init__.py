@@ -1,0 +1,1 @@
+"""Dealing: the seeded counter-based dealer and the validation of hands a user types."""

@@ -1,0 +1,36 @@
+"""Validated hands from user text: card syntax, at most two copies, deck and size checks.
+
+>>> from binokel_sim.rules import load_rules
+>>> str(read_hand("EA E10 EK", load_rules()))
+'EA E10 EK'
+>>> read_hand("E7", load_rules())
+Traceback (most recent call last):
+...
+binokel_sim.errors.InputError: hand: E7 is not in the 40-card deck of preset 'standard'
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from binokel_sim.cards import Hand, counts_of, to_cards
+from binokel_sim.dealing.dealer import check_deck
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
+
+
+def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules, size: int | None = None,
+              what: str = "hand") -> Hand:
+    """Read ``text`` (card text, or a list of card texts or types) as a hand for ``rules``;
+    with ``size``, demand exactly that many cards."""
+    cards = to_cards(text)
+    if not cards:
+        raise InputError(f"{what}: no cards given")
+    check_deck(rules, cards, what)
+    try:
+        counts = counts_of(cards)
+    except InputError as exc:
+        raise InputError(f"{what}: {exc}") from None
+    if size is not None and len(cards) != size:
+        raise InputError(f"{what}: {len(cards)} cards, but a hand of preset {rules.name!r} has {size}")
+    return Hand(counts)

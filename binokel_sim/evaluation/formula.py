@@ -1,0 +1,114 @@
+"""The hand-point formula: a fast estimate of the soloist's total from countable features.
+
+A linear fit (``analyses/hand_formula.py``) of the soloist's double-dummy total on
+features of the hand before the Tapp (:mod:`binokel_sim.evaluation.features`); the
+coefficients, with the seed, rules, policy and n that produced them, live in
+``binokel_sim/formula_coefficients.json``. The residual spread turns the estimate
+into P(make) per bid (normal model), a ceiling and a safe bid -- what the auction
+simulation calls for every hand.
+
+>>> f = Formula(rules="standard", intercept=100.0, coef={"melds": 1.0, "aces": 10.0}, sd=50.0)
+>>> from binokel_sim.cards import Hand
+>>> from binokel_sim.rules import load_rules
+>>> h = Hand.parse("EA EA E10 EK EO EU GA G10 HA H10 SA S10").counts
+>>> f.total(h, load_rules("standard"))   # 100 + 250 melds + 5 aces x 10
+400.0
+>>> round(f.p_make(400.0, 400), 3), round(f.p_make(400.0, 450), 3)
+(0.5, 0.159)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.features import FEATURES, features_of
+from binokel_sim.rules import Rules, load_rules
+from binokel_sim.scoring import bid_ladder
+
+COEFFICIENTS = Path(__file__).with_name("formula_coefficients.json")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """``total ~ intercept + sum(coef[f] * feature f)``, residual standard deviation ``sd``."""
+
+    rules: str
+    intercept: float
+    coef: dict[str, float]
+    sd: float
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def total_of(self, features: np.ndarray) -> np.ndarray:
+        """Estimated totals of feature rows (int/float[n, len(FEATURES)], :data:`FEATURES` order)."""
+        x = np.atleast_2d(np.asarray(features, dtype=np.float64))
+        w = np.array([self.coef.get(f, 0.0) for f in FEATURES])
+        return self.intercept + x @ w
+
+    def total(self, counts: np.ndarray, rules: Rules) -> float:
+        """Estimated soloist total of one hand (count vector, before the Tapp)."""
+        return float(self.total_of(features_of(counts, rules))[0])
+
+    def p_make(self, total: float | np.ndarray, bid: int | np.ndarray):
+        """P(total >= bid) under the normal model around the estimate."""
+        z = (np.asarray(bid, dtype=np.float64) - np.asarray(total, dtype=np.float64)) / self.sd
+        p = 0.5 * (1.0 - np.vectorize(math.erf)(z / math.sqrt(2.0)))
+        return float(p) if np.ndim(p) == 0 else p
+
+    def expected_score(self, total: float, bid: int, failure_factor: int) -> float:
+        """E[score] at ``bid``: E[T; T >= bid] - failure_factor * bid * P(T < bid), T ~ N(total, sd)."""
+        z = (bid - total) / self.sd
+        p = 0.5 * (1.0 - math.erf(z / math.sqrt(2.0)))
+        phi = math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
+        return total * p + self.sd * phi - failure_factor * bid * (1.0 - p)
+
+    def advise(self, counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
+        """Estimate, ceiling bid (E[score] > 0) and safe bid (P(make) >= confidence) of one hand."""
+        t = self.total(counts, rules)
+        bids = bid_ladder(rules, int(t + 4 * self.sd))
+        ff = rules.scoring.failure_factor
+        ceiling = [int(b) for b in bids if self.expected_score(t, int(b), ff) > 0]
+        safe = [int(b) for b in bids if self.p_make(t, int(b)) >= confidence]
+        return {"total": t, "sd": self.sd, "ceiling_bid": max(ceiling) if ceiling else None,
+                "safe_bid": max(safe) if safe else None}
+
+    def rule_of_thumb(self) -> str:
+        """The formula in plain words, rounded for counting at the table."""
+        names = {"melds": "your meld points", "aces": "{} per ace", "tens": "{} per ten",
+                 "trump_len": "{} per card of your best meld suit", "side_aces": "{} per ace outside it",
+                 "longest": "{} per card of your longest suit", "points": "{} per card point"}
+        parts = []
+        for f in FEATURES:
+            c = self.coef.get(f)
+            if c is None:
+                continue
+            if f == "melds":
+                parts.append(f"{c:.1f} x your meld points" if abs(c - 1) > 0.05 else "your meld points")
+            else:
+                parts.append(names[f].format(f"{c:+.0f}"))
+        return (f"Expect about {self.intercept:.0f} + " + ", ".join(parts)
+                + f" (give or take {self.sd:.0f}); bid up to that minus about {self.sd * 0.85:.0f} to make it 80 % of the time.")
+
+
+def load_formula(rules: Rules | str = "standard", path: str | Path | None = None) -> Formula:
+    """The fitted formula for ``rules`` from the coefficients file; InputError if none was fitted."""
+    name = load_rules(rules).name
+    p = Path(path) if path else COEFFICIENTS
+    if not p.is_file():
+        raise InputError(f"no hand-formula coefficients at {p} (run python -m binokel_sim.analyses.hand_formula)")
+    data = json.loads(p.read_text(encoding="utf-8"))
+    if name not in data:
+        raise InputError(f"no hand formula fitted for rules {name!r} (have: {', '.join(sorted(data))})")
+    d = data[name]
+    return Formula(rules=name, intercept=d["intercept"], coef=d["coef"], sd=d["sd"], provenance=d.get("provenance", {}))
+
+
+def formula_dict(f: Formula) -> dict:
+    d = asdict(f)
+    d.pop("rules")
+    return d

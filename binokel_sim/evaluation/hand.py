@@ -1,0 +1,373 @@
+"""Hand evaluation before the auction: "what should this hand bid?"
+
+For one seat's hand, the unseen cards (the other hands and the Tapp) are dealt
+uniformly at random ``samples`` times. On each deal the soloist takes the Tapp, the
+exchange policy (:mod:`binokel_sim.exchange.policy`) picks discard and contract, the
+play is solved double-dummy and the deal is scored (:mod:`binokel_sim.scoring`).
+For every bid from the minimum up: P(make) and the expected score -- the soloist goes
+out after seeing the Tapp whenever his own estimate says that is better. Also the
+ceiling bid (highest with positive expected score), the safe bid (P(make) >=
+confidence), the Tapp's value (paired: same deal, Tapp laid away unseen), the
+contracts chosen and the chance of a makeable Durch. Every figure carries n and a
+standard error; deal ``i`` depends only on (seed, i), so workers and chunking never
+change a number.
+
+>>> from binokel_sim.rules import load_rules
+>>> ev = evaluate_hand("EA EA E10 EK EO EU GA G10 HA H10 SA S10", load_rules("standard"), samples=20,
+...                    seed=3, policy="melds", dd=DD(points=lambda c, *a: np.full(len(c), 120, np.int32),
+...                                                 specials=lambda: lambda *a: False))
+>>> ev.n, ev.ceiling_bid is not None, bool((np.diff(ev.bids["p_make"]) <= 0).all())
+(20, True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.cards import CARD_POINTS, N_TYPES, SUITS, deck_types, format_cards
+from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.exchange.candidates import BETTEL_CODE, DURCH_CODE, Candidate, as_counts, check_policy, make_candidate, pool_of
+from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
+from binokel_sim.rng import derive_key
+from binokel_sim.rules import Rules, load_rules
+from binokel_sim.runner import Chunk, chunk_ranges, run_chunks
+from binokel_sim.scoring import bid_ladder, special_score, surrender_choice
+
+#: Stream ids (issue 4) under the seed: outer deals, the soloist's inner deals, the baseline's.
+STREAM_DEALS, STREAM_INNER, STREAM_BASE = (4, 1), (4, 2), (4, 3)
+CONTRACT_NAMES = tuple(SUITS) + ("durch", "bettel")
+_POINTS = CARD_POINTS.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """How the evaluation samples and decides (all part of the provenance)."""
+
+    policy: str = "sampled"
+    #: sampled policy: inner deals per candidate, trump candidates played, cheap discards kept per trump.
+    inner: int = 4
+    top_k: int = 3
+    per_trump: int = 2
+    #: Durch candidates with at most this many cheap-stage losers are solved double-dummy.
+    durch_max_losers: int = 1
+    #: Inner deals for the no-Tapp baseline's contract choice (made once per hand).
+    base_inner: int = 16
+    chunk_size: int = 25
+
+    def check(self) -> "EvalSettings":
+        check_policy(self.policy)
+        for name in ("inner", "top_k", "per_trump", "base_inner", "chunk_size"):
+            if getattr(self, name) < 1:
+                raise InputError(f"{name.replace('_', '-')}: must be at least 1, got {getattr(self, name)}")
+        return self
+
+
+def deal_counts(rows: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """(hands uint8[n, seats, 24], tapp uint8[n, 24]) of deal rows."""
+    sl = seat_slices(rules)
+    n = rows.shape[0]
+    hands = np.zeros((n, rules.n_seats, N_TYPES), dtype=np.uint8)
+    for s in range(rules.n_seats):
+        np.add.at(hands[:, s, :], (np.arange(n)[:, None], rows[:, sl[s]]), 1)
+    tapp = np.zeros((n, N_TYPES), dtype=np.uint8)
+    np.add.at(tapp, (np.arange(n)[:, None], rows[:, sl[-1]]), 1)
+    return hands, tapp
+
+
+def _inner(rules: Rules, key, views: np.ndarray, pools: np.ndarray, seat: int, m: int) -> np.ndarray:
+    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
+    others = np.array([s for s in range(rules.n_seats) if s != seat], dtype=np.int64)
+    out = np.zeros((pools.shape[0], m, rules.n_seats, N_TYPES), dtype=np.uint8)
+    inner_hands(key[0], key[1], np.asarray(views, dtype=np.int64), np.ascontiguousarray(pools, dtype=np.uint8), deck,
+                np.int64(m), others, np.int64(rules.layout.hand_size), out)
+    return out
+
+
+def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: EvalSettings, views: np.ndarray,
+                     inner: int, dd: DD | None) -> tuple[np.ndarray, np.ndarray]:
+    """(contract code, cheap measure) per hand when the Tapp goes to the discards unseen.
+
+    The choice depends on the hand alone (the Tapp is never seen); the sampled policy
+    plays it out on ``inner`` deals of the cards outside the hand (view numbers ``views``).
+    """
+    h = np.ascontiguousarray(mine, dtype=np.uint8)
+    cs = build_candidates(rules, h, np.zeros_like(h), st.policy, tapp_unseen=True)
+    deals = None
+    if st.policy == "sampled":
+        deals = _inner(rules, derive_key(seed, *STREAM_BASE), views, h, seat, inner)
+    ch = choose(rules, seat, cs, st.policy, deals, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    rows = np.arange(h.shape[0])
+    return cs.code[rows, ch.index], cs.measure[rows, ch.index]
+
+
+def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:
+    # Durch / Bettel rows are solved by the solver's queries: value 1 = made.
+    return (code >= DURCH_CODE) & (value > 0)
+
+
+def _result(rules: Rules, code: np.ndarray, value: np.ndarray, made: np.ndarray) -> np.ndarray:
+    """Deal result for the Tapp value: the total of a trump contract, the score of a special."""
+    out = value.astype(np.int64).copy()
+    for c, kind in ((DURCH_CODE, "durch"), (BETTEL_CODE, "bettel")):
+        sel = code == c
+        out[sel] = np.where(made[sel], special_score(rules, kind, True), special_score(rules, kind, False))
+    return out
+
+
+def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, seed: int, st: EvalSettings,
+               views: np.ndarray, base: tuple[np.ndarray, np.ndarray] | None = None,
+               dd: DD | None = None, baseline: bool = True, durch_check: bool = True) -> dict[str, np.ndarray]:
+    """Exchange, double-dummy play and baseline for deals numbered ``views`` (``hands`` uint8[n, seats, 24]).
+
+    ``seat`` is the soloist. ``base``: the no-Tapp contract per deal (code, measure);
+    None: chosen per deal from its hand (:func:`baseline_choices`, ``st.inner`` deals).
+    Returns per-deal arrays: ``value``/``took`` (total and a trick; 1/0 for specials),
+    ``code`` (contract), ``special_made``, ``subjective*`` (the soloist's own estimate),
+    ``result``/``base_result`` (for the Tapp value; ``baseline=False`` skips that solve
+    and leaves ``base_result`` equal to ``result``), ``durch`` (a makeable Durch; all False
+    with ``durch_check=False``).
+    """
+    n = hands.shape[0]
+    mine = np.ascontiguousarray(hands[:, seat, :])
+    if base is None and baseline:
+        base = baseline_choices(rules, mine, seat, seed, st, views, st.inner, dd)
+    cs = build_candidates(rules, mine, tapp, st.policy, per_trump=st.per_trump)
+    inner = None
+    if st.policy == "sampled":
+        inner = _inner(rules, derive_key(seed, *STREAM_INNER), views, cs.pool, seat, st.inner)
+    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    rows = np.arange(n)
+    kept = cs.kept[rows, ch.index]
+    code = cs.code[rows, ch.index]
+    disc_pts = cs.disc_points[rows, ch.index]
+    value, took = solve_rows(rules, seat, kept, code, disc_pts, hands, dd)
+    made_special = _special_made(code, value)
+    result = _result(rules, code, value, made_special)
+    base_result = result
+    if baseline:
+        # The baseline: hand as dealt, Tapp laid away unseen, the hand-only contract.
+        base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ _POINTS, hands, dd)
+        base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
+    # A makeable Durch: the best Durch exchange, solved where the cheap stage leaves a chance.
+    durch = np.zeros(n, dtype=bool)
+    dcol = np.nonzero(cs.code[0] == DURCH_CODE)[0]
+    if dcol.size and durch_check:
+        j = int(dcol[0])
+        try_ = np.nonzero(cs.measure[:, j] <= st.durch_max_losers)[0]
+        if try_.size:
+            dv, _ = solve_rows(rules, seat, cs.kept[try_, j], cs.code[try_, j], cs.disc_points[try_, j], hands[try_],
+                               dd)
+            durch[try_] = dv > 0
+    return dict(
+        value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
+        subjective_took=ch.subjective_took, discard_points=disc_pts,
+        result=result, base_result=base_result, durch=durch,
+    )
+
+
+def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
+                   base: tuple[np.ndarray, np.ndarray], chunk: Chunk, predealt: dict | None = None,
+                   dd: DD | None = None) -> dict[str, np.ndarray]:
+    """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`)."""
+    pre = {seat: [c for c in range(N_TYPES) for _ in range(int(hand[c]))], **(predealt or {})}
+    dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
+    hands, tapp = deal_counts(dealer.deal(chunk.size, start=chunk.start), rules)
+    n = chunk.size
+    fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
+    return play_deals(rules, seat, hands, tapp, seed, st, np.arange(chunk.start, chunk.stop), fixed, dd)
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    x = np.asarray(x, dtype=np.float64)
+    n = x.size
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+
+
+def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
+    """P(make), expected score and P(surrender) per bid, each with n and a standard error.
+
+    Made: a trump contract with a trick and total >= bid, or a made Durch/Bettel
+    (their value covers any bid of the ladder). Score: the total, or
+    ``-failure_factor * bid``; a special its own score; going out ``-penalty * bid``
+    wherever the soloist's own estimate of playing is worse.
+    """
+    value, took, code = parts["value"], parts["took"], parts["code"]
+    trump = code < 4
+    if bids is None:
+        top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
+        step = rules.bidding.bid_step
+        bids = bid_ladder(rules, -(-top // step) * step + step)
+    b = bids[None, :].astype(np.int64)
+    ff = rules.scoring.failure_factor
+    made = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
+    # A special's score does not depend on the bid: it is the deal's result.
+    play = np.where(trump[:, None], np.where(made, value[:, None], -ff * b), parts["result"][:, None])
+    subj, subj_took = parts["subjective"], parts["subjective_took"]
+    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
+    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
+    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
+    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
+    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
+    n = value.shape[0]
+    p = made.mean(axis=0)
+    ps = out_.mean(axis=0)
+    sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
+    return pd.DataFrame({
+        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
+        "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
+        "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n),
+    })
+
+
+@dataclass
+class HandEvaluation:
+    """Everything ``binokel bid`` reports for one hand (see :func:`evaluate_hand`)."""
+
+    hand: str
+    seat: int
+    rules: Rules
+    seed: int
+    settings: EvalSettings
+    confidence: float
+    n: int
+    bids: pd.DataFrame
+    ceiling_bid: int | None
+    safe_bid: int | None
+    tapp_value: tuple[float, float]
+    total_with_tapp: tuple[float, float]
+    total_tapp_unseen: tuple[float, float]
+    baseline_contract: str
+    contracts: pd.DataFrame
+    p_durch: tuple[float, float]
+    seconds: float
+    parts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready report: all figures with n and standard errors, and the provenance."""
+        mse = lambda t: {"mean": t[0], "se": t[1], "n": self.n}  # noqa: E731
+        return {
+            "hand": self.hand, "seat": self.seat, "rules": self.rules.name, "rules_source": self.rules.source,
+            "seed": self.seed, "samples": self.n, "policy": self.settings.policy,
+            "settings": {k: getattr(self.settings, k) for k in self.settings.__dataclass_fields__},
+            "confidence": self.confidence, "ceiling_bid": self.ceiling_bid, "safe_bid": self.safe_bid,
+            "bids": self.bids.to_dict(orient="records"),
+            "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
+            "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
+            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": mse(self.p_durch),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+
+
+def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+    """Bid table, ceiling and safe bid, Tapp value, contract shares and P(Durch) from merged parts."""
+    bids = bid_table(rules, parts)
+    pos = bids[bids["expected_score"] > 0]
+    safe = bids[bids["p_make"] >= confidence]
+    n = parts["code"].shape[0]
+    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
+    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
+                              "share_se": np.sqrt(shares * (1 - shares) / n)})
+    return dict(
+        bids=bids,
+        ceiling_bid=int(pos["bid"].max()) if len(pos) else None,
+        safe_bid=int(safe["bid"].max()) if len(safe) else None,
+        tapp_value=_mean_se(parts["result"] - parts["base_result"]),
+        total_with_tapp=_mean_se(parts["result"]), total_tapp_unseen=_mean_se(parts["base_result"]),
+        contracts=contracts, p_durch=_mean_se(parts["durch"]),
+    )
+
+
+def evaluate_hand(hand, rules: Rules | str = "standard", *, seat: int = 0, samples: int = 1000, seed: int = 1,
+                  policy: str = "sampled", confidence: float = 0.8, settings: EvalSettings | None = None,
+                  workers: int | None = None, progress: bool = False, predealt: dict | None = None,
+                  dd: DD | None = None) -> HandEvaluation:
+    """Evaluate ``hand`` (card text or types) for ``seat`` over ``samples`` random deals.
+
+    ``predealt`` fixes other seats' hands or the Tapp (``{1: "...", "tapp": "..."}``),
+    e.g. to check the evaluation of one known deal. ``dd`` replaces the
+    double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
+    """
+    rules = load_rules(rules)
+    st = (settings or EvalSettings(policy=policy)).check()
+    if settings is not None and policy != st.policy:
+        st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)})
+    if not 0 <= seat < rules.n_seats:
+        raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
+    if samples < 1:
+        raise InputError(f"samples: must be at least 1, got {samples}")
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
+    t0 = time.perf_counter()
+    # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
+    base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
+    chunks = chunk_ranges(samples, st.chunk_size)
+    parts = _merge(run_chunks(
+        lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
+        chunks, workers=workers, progress=progress, desc="bid",
+    ))
+    summary = summarise(rules, parts, confidence)
+    return HandEvaluation(
+        hand=format_cards([c for c in range(N_TYPES) for _ in range(int(counts[c]))]), seat=seat, rules=rules,
+        seed=seed, settings=st, confidence=confidence, n=samples, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
+        seconds=time.perf_counter() - t0, parts=parts, **summary,
+    )
+
+
+@dataclass(frozen=True)
+class ExchangeChoice:
+    """The exchange a policy makes for one hand + Tapp, and the soloist's own estimate of its result."""
+
+    candidate: Candidate
+    estimate: float
+    estimate_se: float
+    n: int
+
+    def announce(self) -> str:
+        return self.candidate.announce()
+
+
+def choose_exchange(hand, tapp, rules: Rules | str = "standard", *, policy: str = "sampled", seat: int = 0,
+                    seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
+    """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
+
+    ``estimate``: for ``sampled`` the mean double-dummy total (a special: its score) over
+    ``settings.inner`` deals of the unseen cards (n = inner, with its standard error);
+    else the heuristic value (n = 1).
+
+    >>> ch = choose_exchange("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", policy="melds")
+    >>> ch.announce(), ch.estimate > 1544
+    ('trump E, discard GA HA HA SA', True)
+    """
+    rules = load_rules(rules)
+    st = settings or EvalSettings(policy=policy)
+    st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)}).check()
+    h, t = pool_of(hand, tapp, rules)
+    cs = build_candidates(rules, h[None], t[None], st.policy, per_trump=st.per_trump)
+    inner = None
+    if st.policy == "sampled":
+        inner = _inner(rules, derive_key(seed, *STREAM_INNER), np.zeros(1, np.int64), cs.pool, seat, st.inner)
+    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    j = int(ch.index[0])
+    code = int(cs.code[0, j])
+    est = ch.subjective[0].astype(np.float64)
+    contract = "trump" if code < 4 else CONTRACT_NAMES[code]
+    if code >= DURCH_CODE:
+        # A special is worth its score: made (value) or failed (-failure factor x value).
+        est = (np.array([cs.cheap[0, j]]) if st.policy != "sampled"
+               else np.where(est > 0, special_score(rules, contract, True), special_score(rules, contract, False)))
+    se = float(est.std(ddof=1) / np.sqrt(est.size)) if est.size > 1 else float("nan")
+    cand = make_candidate(cs.pool[0], cs.disc[0, j], contract, code if code < 4 else -1, float(est.mean()),
+                          rules.meld_array(), int(cs.measure[0, j]))
+    return ExchangeChoice(candidate=cand, estimate=float(est.mean()), estimate_se=se, n=int(est.size))

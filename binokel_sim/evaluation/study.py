@@ -1,0 +1,133 @@
+"""Random deals played out for the studies (Tapp value, bid levels, hand formula, calibration).
+
+Deal ``i`` (stream :data:`STREAM_STUDY` under the seed) is a uniform full deal; the
+soloist is seat ``i mod players`` so every first-lead situation appears as often as at
+the table. Each deal gets the hand's features (:mod:`binokel_sim.evaluation.features`),
+the melds-only Tapp value (best exchange for melds + discards, against the hand's best
+melds + the Tapp's points laid away), and -- with ``play=True`` -- the double-dummy
+outcome of the exchange policy and of the no-Tapp baseline (:func:`play_deals`).
+
+>>> import numpy as np
+>>> from binokel_sim.evaluation.dd import DD
+>>> df = study_deals("standard", 6, seed=1, policy="melds",
+...                  dd=DD(points=lambda c, *a: np.full(len(c), 100, np.int32), specials=lambda: lambda *a: False))
+>>> df["soloist"].tolist(), bool((df["melds_tapp_value"] >= 0).all())
+([0, 1, 2, 0, 1, 2], True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.evaluation.hand import CONTRACT_NAMES, EvalSettings, deal_counts, play_deals
+from binokel_sim.evaluation.dd import DD
+from binokel_sim.exchange.policy import build_candidates
+from binokel_sim.evaluation.features import FEATURES, features_batch
+from binokel_sim.melds.scorer import totals_by_trump
+from binokel_sim.rules import Rules, load_rules
+from binokel_sim.runner import Chunk, chunk_ranges, run_chunks
+
+STREAM_STUDY = (4, 4)
+_POINTS = np.array([11, 10, 4, 3, 2, 0] * 4, dtype=np.int64)
+
+
+def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(best exchange for melds + discards, hand's best melds + Tapp points laid away) per deal."""
+    cs = build_candidates(rules, mine, tapp, "melds", per_trump=1)
+    trump = cs.code < 4
+    with_tapp = np.where(trump, cs.cheap, -np.inf).max(axis=1)
+    table = rules.meld_array()
+    tot = np.empty(4, dtype=np.int64)
+    without = np.empty(mine.shape[0], dtype=np.float64)
+    tp = tapp.astype(np.int64) @ _POINTS
+    for i in range(mine.shape[0]):
+        totals_by_trump(np.ascontiguousarray(mine[i]), table, tot)
+        without[i] = tot.max() + tp[i]
+    return with_tapp, without
+
+
+def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
+                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
+    """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
+    rows = Dealer(rules, seed, stream=stream).deal(chunk.size, start=chunk.start)
+    hands, tapp = deal_counts(rows, rules)
+    idx = np.arange(chunk.start, chunk.stop)
+    seats = idx % rules.n_seats
+    mine = np.ascontiguousarray(hands[np.arange(chunk.size), seats])
+    feats = np.empty((chunk.size, len(FEATURES)), dtype=np.int64)
+    features_batch(mine, rules.meld_array(), feats)
+    df = pd.DataFrame(feats, columns=list(FEATURES))
+    df.insert(0, "deal", idx)
+    df.insert(1, "soloist", seats)
+    with_tapp, without = _melds_only(rules, mine, tapp)
+    df["melds_with_tapp"] = with_tapp
+    df["melds_tapp_unseen"] = without
+    df["melds_tapp_value"] = with_tapp - without
+    if play:
+        cols: dict[str, np.ndarray] = {}
+        for s in range(rules.n_seats):
+            sel = np.nonzero(seats == s)[0]
+            if sel.size == 0:
+                continue
+            # Views are numbered by deal index, so inner draws do not depend on the chunking.
+            # No Durch check: no study reads it, and near-Durch queries are the solver's slowest.
+            parts = play_deals(rules, s, hands[sel], tapp[sel], seed, st, idx[sel], None, dd, baseline,
+                               durch_check=False)
+            for k, v in parts.items():
+                if k not in cols:
+                    cols[k] = np.zeros((chunk.size, *v.shape[1:]), dtype=v.dtype)
+                cols[k][sel] = v
+        df["value"] = cols["value"]
+        df["took"] = cols["took"]
+        df["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
+        df["code"] = cols["code"]
+        df["special_made"] = cols["special_made"]
+        df["result"] = cols["result"]
+        df["base_result"] = cols["base_result"]
+        df["tapp_value"] = cols["result"] - cols["base_result"]
+        df["subjective"] = list(cols["subjective"])
+        df["subjective_took"] = list(cols["subjective_took"])
+    return df
+
+
+def study_deals(rules: Rules | str, samples: int, seed: int = 1, policy: str = "heuristic",
+                settings: EvalSettings | None = None, play: bool = True, workers: int | None = None,
+                progress: bool = False, dd: DD | None = None, stream: tuple[int, ...] = STREAM_STUDY,
+                chunk_size: int = 24, baseline: bool = True, scale=None) -> pd.DataFrame:
+    """``samples`` random deals, one row each (features, melds-only and double-dummy outcomes).
+
+    ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
+    ``scale`` (a :class:`binokel_sim.runner.Scale`): run the chunks as a checkpointable
+    :class:`~binokel_sim.runner.Job` (workers, ``--checkpoint``, ``--scheduler``) instead.
+    """
+    rules = load_rules(rules)
+    st = (settings or EvalSettings(policy=policy)).check()
+    if scale is not None and dd is None:
+        from dataclasses import asdict
+
+        from binokel_sim.runner import Job
+
+        job = Job("study-deals", study_job_chunk, n=samples, seed=seed, rules=rules, chunk_size=chunk_size,
+                  params={"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline})
+        return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
+    frames = run_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
+                        chunk_ranges(samples, chunk_size), workers=workers, progress=progress, desc="deals")
+    return pd.concat(frames, ignore_index=True)
+
+
+def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
+    """:func:`study_chunk` as a :class:`~binokel_sim.runner.Job` calls it (top-level, so it pickles for Dask)."""
+    p = job.params
+    st = EvalSettings(**p["settings"]).check()
+    return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]))
+
+
+def parts_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The arrays :func:`binokel_sim.evaluation.hand.bid_table` takes, from study rows."""
+    return dict(
+        value=df["value"].to_numpy(np.int64), took=df["took"].to_numpy(bool), code=df["code"].to_numpy(np.int64),
+        special_made=df["special_made"].to_numpy(bool), result=df["result"].to_numpy(np.int64),
+        subjective=np.stack(df["subjective"].to_numpy()), subjective_took=np.stack(df["subjective_took"].to_numpy()),
+    )

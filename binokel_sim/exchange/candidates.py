@@ -1,0 +1,395 @@
+"""The exchange optimiser's cheap stage: every discard for every trump, in numba.
+
+The soloist holds hand + Tapp (the *pool*), lays away ``tapp_size`` cards (their card
+points count for the soloist, they cannot be melded) and names trump -- or Durch /
+Bettel where the rules allow. The cheap stage scores every distinct discard (a
+multiset of the pool: at most C(16, 4) = 1820 in the default preset) at each of the
+four trumps:
+
+* ``melds``: meld points of the kept cards + card points of the discard;
+* ``heuristic``: that plus :func:`play_estimate`, a fast linear estimate of the card
+  points the soloist takes in play (weights :data:`PLAY_WEIGHTS`).
+
+It also ranks the special contracts: Durch by :func:`durch_losers` (soloist cards that
+an unseen card beats; 0 means a sure Durch), Bettel by :func:`bettel_risk`.
+The ``sampled`` policy (:mod:`binokel_sim.exchange_sampled`) re-scores the best
+candidates of this stage by double-dummy play.
+
+>>> from binokel_sim.rules import load_rules
+>>> r = load_rules("standard")
+>>> best = cheap_candidates("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", r, "melds")[0]
+>>> best.contract, best.trump_text, best.melds, best.discard_points
+('trump', 'E', 1500, 44)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from binokel_sim.cards import CARD_POINTS, N_TYPES, SUITS, cards_of, format_cards, to_cards
+from binokel_sim.errors import InputError
+from binokel_sim.dealing.hand_input import read_hand
+from binokel_sim.jit import kernel
+from binokel_sim.melds.scorer import meld_total
+from binokel_sim.rules import Rules
+
+#: Contract codes in the kernels: 0..3 trump suit, then the two specials.
+DURCH_CODE = 4
+BETTEL_CODE = 5
+POLICIES = ("melds", "heuristic", "sampled")
+_MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
+
+#: Weights of :func:`play_estimate`, in the order of :data:`PLAY_FEATURES` (card points per unit).
+#: Set by hand from the game's arithmetic: a trick is worth ~20 points (250 / 12), a
+#: trump or a side ace wins roughly one, a guarded ten or a void about half of one.
+PLAY_FEATURES = ("const", "trumps", "trump_a10", "side_aces", "side_guarded_tens", "voids")
+PLAY_WEIGHTS = np.array([-10.0, 12.0, 8.0, 16.0, 8.0, 6.0])
+
+_POINTS = CARD_POINTS.astype(np.int64)
+
+
+@kernel
+def play_features(kept, trump, out):
+    """Countable features of the kept hand at ``trump`` into ``out`` (float64[6], PLAY_FEATURES order)."""
+    out[0] = 1.0
+    t = trump * 6
+    out[1] = np.float64(kept[t] + kept[t + 1] + kept[t + 2] + kept[t + 3] + kept[t + 4] + kept[t + 5])
+    out[2] = np.float64(kept[t] + kept[t + 1])
+    aces = 0
+    tens = 0
+    voids = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        b = s * 6
+        aces += kept[b]
+        tens += min(kept[b + 1], kept[b])
+        if kept[b] + kept[b + 1] + kept[b + 2] + kept[b + 3] + kept[b + 4] + kept[b + 5] == 0:
+            voids += 1
+    out[3] = np.float64(aces)
+    out[4] = np.float64(tens)
+    out[5] = np.float64(voids)
+
+
+@kernel
+def play_estimate(kept, trump, weights):
+    """Fast estimate of the soloist's card points in play (tricks only, not discards)."""
+    f = np.empty(6, dtype=np.float64)
+    play_features(kept, trump, f)
+    v = 0.0
+    for i in range(6):
+        v += weights[i] * f[i]
+    return max(v, 0.0)
+
+
+@kernel
+def _fill(cap, x, k, left):
+    # Greedy refill of types k.. with ``left`` cards; returns what did not fit.
+    for j in range(k, cap.shape[0]):
+        take = min(cap[j], left)
+        x[j] = take
+        left -= take
+    return left
+
+
+@kernel
+def enumerate_discards(pool, size, out):
+    """All distinct discards (multisets of ``size`` cards of ``pool``) as rows of ``out``; returns how many.
+
+    Iterative, in decreasing lexicographic order over the pool's card types: move one
+    card from the rightmost type that can give one to the types after it, refill greedily.
+    """
+    nt = 0
+    for c in range(24):
+        if pool[c] > 0:
+            nt += 1
+    types = np.empty(nt, dtype=np.int64)
+    cap = np.empty(nt, dtype=np.int64)
+    j = 0
+    for c in range(24):
+        if pool[c] > 0:
+            types[j] = c
+            cap[j] = pool[c]
+            j += 1
+    x = np.zeros(nt, dtype=np.int64)
+    if _fill(cap, x, 0, np.int64(size)) > 0:
+        return 0
+    n = 0
+    while True:
+        for c in range(24):
+            out[n, c] = 0
+        for j in range(nt):
+            out[n, types[j]] = x[j]
+        n += 1
+        # suffix: cards held by types after k; room: free capacity after k.
+        suffix = 0
+        room = 0
+        k = nt - 1
+        found = False
+        while k >= 0:
+            if x[k] > 0 and room >= suffix + 1:
+                found = True
+                break
+            suffix += x[k]
+            room += cap[k]
+            k -= 1
+        if not found:
+            return n
+        x[k] -= 1
+        _fill(cap, x, k + 1, suffix + 1)
+
+
+@kernel
+def durch_losers(kept, seen):
+    """Soloist cards in ``kept`` that some unseen card (not in ``seen``) beats without trumps.
+
+    0 means a sure Durch: the soloist leads every trick and no opponent can ever overtake.
+    """
+    losers = 0
+    for s in range(4):
+        b = s * 6
+        for r in range(6):
+            if kept[b + r] == 0:
+                continue
+            for h in range(r):
+                if seen[b + h] < 2:
+                    losers += kept[b + r]
+                    break
+    return losers
+
+
+@kernel
+def bettel_risk(kept, seen):
+    """Pairs (soloist card, unseen lower card of its suit): each may force the soloist to win a trick."""
+    risk = 0
+    for s in range(4):
+        b = s * 6
+        for r in range(6):
+            if kept[b + r] == 0:
+                continue
+            for lo in range(r + 1, 6):
+                risk += kept[b + r] * (2 - seen[b + lo])
+    return risk
+
+
+@kernel
+def candidate_value(kept, disc_points, trump, table, weights, mode):
+    """Cheap value of keeping ``kept`` at ``trump``: melds + discard points (+ play estimate in mode 1)."""
+    v = np.float64(meld_total(kept, trump, table) + disc_points)
+    if mode == 1:
+        v += play_estimate(kept, trump, weights)
+    return v
+
+
+@kernel
+def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value):
+    """For each trump the ``per`` best discards (``out_disc[4, per, 24]``, ``out_value[4, per]``, best first).
+
+    ``discs``: scratch uint8[m, 24] big enough for every discard. Unused slots get value -inf.
+    Ties keep the discard enumerated first.
+    """
+    m = enumerate_discards(pool, dsize, discs)
+    per = out_value.shape[1]
+    for t in range(4):
+        for j in range(per):
+            out_value[t, j] = -np.inf
+    kept = np.empty(24, dtype=np.uint8)
+    for i in range(m):
+        dp = np.int64(0)
+        for c in range(24):
+            kept[c] = pool[c] - discs[i, c]
+            dp += _POINTS[c] * discs[i, c]
+        for t in range(4):
+            v = candidate_value(kept, dp, t, table, weights, mode)
+            if v <= out_value[t, per - 1]:
+                continue
+            j = per - 1
+            while j > 0 and out_value[t, j - 1] < v:
+                out_value[t, j] = out_value[t, j - 1]
+                for c in range(24):
+                    out_disc[t, j, c] = out_disc[t, j - 1, c]
+                j -= 1
+            out_value[t, j] = v
+            for c in range(24):
+                out_disc[t, j, c] = discs[i, c]
+
+
+@kernel
+def best_special(pool, dsize, seen, discs, kind, out_disc):
+    """Discard minimising the Durch losers (kind 4) or Bettel risk (kind 5); returns that minimum."""
+    m = enumerate_discards(pool, dsize, discs)
+    best = np.int64(1 << 40)
+    kept = np.empty(24, dtype=np.uint8)
+    for i in range(m):
+        for c in range(24):
+            kept[c] = pool[c] - discs[i, c]
+        v = durch_losers(kept, seen) if kind == DURCH_CODE else bettel_risk(kept, seen)
+        if v < best:
+            best = v
+            for c in range(24):
+                out_disc[c] = discs[i, c]
+    return best
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One exchange: what to lay away and what to announce.
+
+    ``contract``: ``trump``, ``durch`` or ``bettel``; ``trump``: suit index or -1;
+    ``value``: the policy's estimate of the soloist's total (for specials: the contract
+    value if sure, else -inf for the cheap policies); ``melds``: meld points kept;
+    ``measure``: Durch losers / Bettel risk (0 for trump contracts).
+    """
+
+    discard: tuple[int, ...]
+    kept: tuple[int, ...]
+    contract: str
+    trump: int
+    value: float
+    melds: int
+    discard_points: int
+    measure: int = 0
+
+    @property
+    def code(self) -> int:
+        return {"durch": DURCH_CODE, "bettel": BETTEL_CODE}.get(self.contract, self.trump)
+
+    @property
+    def trump_text(self) -> str:
+        return SUITS[self.trump] if self.trump >= 0 else "-"
+
+    def announce(self) -> str:
+        """The announcement in words, e.g. ``trump E, discard GA SA S10 HK``."""
+        what = f"trump {self.trump_text}" if self.contract == "trump" else self.contract
+        return f"{what}, discard {format_cards(self.discard)}"
+
+
+def check_policy(policy: str) -> str:
+    if policy not in POLICIES:
+        raise InputError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+    return policy
+
+
+def as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
+    """Count vector of exactly ``size`` cards (text, card texts or types) valid for ``rules``."""
+    cards = to_cards(cards)
+    if len(cards) != size:
+        raise InputError(f"{what}: expected {size} cards, got {len(cards)}")
+    return read_hand(cards, rules, what=what).counts
+
+
+def pool_of(hand, tapp, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Validated (hand counts, Tapp counts); InputError for wrong sizes or a card held three times."""
+    h = as_counts(hand, "hand", rules.layout.hand_size, rules)
+    t = as_counts(tapp, "Tapp", rules.layout.tapp_size, rules)
+    both = h.astype(np.int64) + t
+    if (both > 2).any():
+        c = int(np.argmax(both > 2))
+        raise InputError(f"card {format_cards([c])} is in hand and Tapp {int(both[c])} times (at most twice)")
+    return h, t
+
+
+def discard_bound(rules: Rules) -> int:
+    """Upper bound on the distinct discards: C(hand + Tapp, Tapp)."""
+    return comb(rules.layout.hand_size + rules.layout.tapp_size, rules.layout.tapp_size)
+
+
+def make_candidate(pool, disc, contract, trump, value, table, measure=0) -> Candidate:
+    """A :class:`Candidate` from the pool and discard count vectors."""
+    kept = pool - disc
+    melds = int(meld_total(kept, trump, table)) if contract == "trump" else 0
+    return Candidate(
+        discard=tuple(cards_of(disc)), kept=tuple(cards_of(kept)), contract=contract, trump=int(trump),
+        value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ _POINTS), measure=int(measure),
+    )
+
+
+def special_candidates(hand: np.ndarray, tapp: np.ndarray, rules: Rules) -> list[Candidate]:
+    """The best Durch and Bettel exchanges the rules allow, ranked by their cheap measure.
+
+    Durch from the hand (``durch.uses_tapp = false``) keeps the hand as dealt and lays
+    the Tapp away unseen. Value: the contract value when the measure is 0 (sure), else -inf.
+    """
+    pool = (hand + tapp).astype(np.uint8)
+    seen = pool
+    out: list[Candidate] = []
+    discs = np.empty((discard_bound(rules), N_TYPES), dtype=np.uint8)
+    disc = np.zeros(N_TYPES, dtype=np.uint8)
+    if rules.durch.allowed:
+        if rules.durch.uses_tapp:
+            m = best_special(pool, rules.layout.tapp_size, seen, discs, DURCH_CODE, disc)
+            d = disc.copy()
+        else:
+            d = tapp.copy()
+            m = durch_losers(hand, hand)
+        value = rules.durch.value if m == 0 else -np.inf
+        out.append(make_candidate(pool, d, "durch", -1, value, None, m))
+    if rules.bettel.allowed:
+        m = best_special(pool, rules.layout.tapp_size, seen, discs, BETTEL_CODE, disc)
+        value = rules.bettel.value if m == 0 else -np.inf
+        out.append(make_candidate(pool, disc.copy(), "bettel", -1, value, None, m))
+    return out
+
+
+def cheap_candidates(hand, tapp, rules: Rules, policy: str = "heuristic", per_trump: int = 1,
+                     specials: bool = True, weights: np.ndarray | None = None) -> list[Candidate]:
+    """Candidates of the cheap stage, best first: the ``per_trump`` best discards at each trump
+    (by the ``melds`` or ``heuristic`` value), then the Durch/Bettel candidates if ``specials``.
+
+    A sure special (measure 0) is worth its contract value and so sorts to the top.
+    """
+    check_policy(policy)
+    h, t = pool_of(hand, tapp, rules)
+    pool = (h + t).astype(np.uint8)
+    table = rules.meld_array()
+    w = PLAY_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
+    discs = np.empty((discard_bound(rules), N_TYPES), dtype=np.uint8)
+    out_disc = np.zeros((4, per_trump, N_TYPES), dtype=np.uint8)
+    out_value = np.empty((4, per_trump), dtype=np.float64)
+    best_per_trump(pool, np.int64(rules.layout.tapp_size), table, w, np.int64(_MODE[policy]), discs, out_disc, out_value)
+    cands = [
+        make_candidate(pool, out_disc[tr, j], "trump", tr, out_value[tr, j], table)
+        for tr in range(4) for j in range(per_trump) if np.isfinite(out_value[tr, j])
+    ]
+    if specials:
+        cands += special_candidates(h, t, rules)
+    # Stable sort: equal values keep trump order, so the choice is deterministic.
+    return sorted(cands, key=lambda c: -c.value)
+
+
+@kernel
+def discard_buffer(pools, dsize):
+    """Scratch rows for every discard of a pool: C(pool size, dsize) bounds the distinct ones."""
+    size = 1
+    total = 0
+    for c in range(24):
+        total += pools[0, c]
+    for j in range(dsize):
+        size = size * (total - j) // (j + 1)
+    return np.empty((size, 24), dtype=np.uint8)
+
+
+@kernel
+def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
+    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+    discs = discard_buffer(pools, dsize)
+    for i in range(pools.shape[0]):
+        best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])
+
+
+@kernel
+def fixed_discard_values(kept, disc_points, table, weights, mode, out):
+    """Cheap value at each trump of keeping ``kept`` (discard fixed) into ``out`` (float64[4])."""
+    for t in range(4):
+        out[t] = candidate_value(kept, disc_points, t, table, weights, mode)
+
+
+@kernel
+def special_batch(pools, dsize, kind, out_disc, out_measure):
+    """Best Durch (kind 4) or Bettel (kind 5) discard of each pool; the cards seen are the pool."""
+    discs = discard_buffer(pools, dsize)
+    for i in range(pools.shape[0]):
+        out_measure[i] = best_special(pools[i], dsize, pools[i], discs, kind, out_disc[i])

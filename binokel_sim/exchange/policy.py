@@ -1,0 +1,251 @@
+"""Exchange policies over many deals at once: candidate sets and the choice among them.
+
+A :class:`CandidateSet` holds, for ``n`` soloist views (hand + Tapp), ``K`` candidate
+exchanges: the ``per_trump`` best discards at each trump from the cheap stage, then
+Durch / Bettel where allowed. :func:`choose` picks one per view:
+
+* ``melds`` / ``heuristic``: the highest cheap value (a special only when sure);
+* ``sampled``: ``top_k`` trump candidates (each trump's best first, then runners-up,
+  by cheap value) and a promising Durch are played
+  double-dummy on ``inner`` opponent deals drawn from the cards the soloist has not
+  seen; the highest mean total wins (a Durch by its expected score).
+
+The soloist's own estimate (``subjective`` totals) comes back too: it decides
+whether to go out after seeing the Tapp.
+
+>>> from binokel_sim.rules import load_rules
+>>> from binokel_sim.cards import Hand
+>>> r = load_rules("standard")
+>>> h = Hand.parse("EA EA E10 E10 EK EK EO EO EU EU HA HA").counts[None]
+>>> t = Hand.parse("GA SA S10 HK").counts[None]
+>>> cs = build_candidates(r, h, t, "melds")
+>>> ch = choose(r, 0, cs, "melds")
+>>> int(cs.code[0, ch.index[0]]), int(cs.disc_points[0, ch.index[0]])
+(0, 44)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.cards import CARD_POINTS, N_TYPES
+from binokel_sim.dealing.dealer import deal_one
+from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.exchange.candidates import (BETTEL_CODE, DURCH_CODE, PLAY_WEIGHTS, _MODE, bettel_risk, cheap_batch, check_policy,
+                       durch_losers, fixed_discard_values, special_batch)
+from binokel_sim.jit import kernel
+from binokel_sim.rules import Rules
+from binokel_sim.scoring import special_score
+
+_POINTS = CARD_POINTS.astype(np.int64)
+
+
+@dataclass
+class CandidateSet:
+    """``K`` candidate exchanges for each of ``n`` views (arrays indexed [view, candidate]).
+
+    ``code``: 0..3 trump, 4 Durch, 5 Bettel; ``cheap``: the cheap-stage value (-inf: none);
+    ``measure``: Durch losers / Bettel risk (0 for trump).
+    """
+
+    pool: np.ndarray  # uint8[n, 24]
+    disc: np.ndarray  # uint8[n, K, 24]
+    code: np.ndarray  # int64[n, K]
+    cheap: np.ndarray  # float64[n, K]
+    measure: np.ndarray  # int64[n, K]
+
+    @property
+    def kept(self) -> np.ndarray:
+        return (self.pool[:, None, :] - self.disc).astype(np.uint8)
+
+    @property
+    def disc_points(self) -> np.ndarray:
+        return self.disc.astype(np.int64) @ _POINTS
+
+
+def _special_value(rules: Rules, code: int, measure: np.ndarray) -> np.ndarray:
+    value = rules.durch.value if code == DURCH_CODE else rules.bettel.value
+    return np.where(measure == 0, float(value), -np.inf)
+
+
+def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy: str, per_trump: int = 2,
+                     tapp_unseen: bool = False) -> CandidateSet:
+    """Cheap-stage candidates for each view (``hands``, ``tapps``: uint8[n, 24]).
+
+    ``tapp_unseen``: the baseline where the Tapp goes to the discards unseen -- the
+    discard is the Tapp, the only choice is the contract (Durch from the hand).
+    """
+    check_policy(policy)
+    n = hands.shape[0]
+    pools = np.ascontiguousarray(hands + tapps, dtype=np.uint8)
+    table = rules.meld_array()
+    mode = np.int64(_MODE[policy])
+    dsize = np.int64(rules.layout.tapp_size)
+    discs, codes, values, measures = [], [], [], []
+    if tapp_unseen:
+        vals = np.empty((n, 4), dtype=np.float64)
+        dp = tapps.astype(np.int64) @ _POINTS
+        for i in range(n):
+            fixed_discard_values(np.ascontiguousarray(hands[i]), dp[i], table, PLAY_WEIGHTS, mode, vals[i])
+        for t in range(4):
+            discs.append(tapps.astype(np.uint8))
+            codes.append(np.full(n, t))
+            values.append(vals[:, t])
+            measures.append(np.zeros(n, dtype=np.int64))
+    else:
+        out_disc = np.zeros((n, 4, per_trump, N_TYPES), dtype=np.uint8)
+        out_value = np.empty((n, 4, per_trump), dtype=np.float64)
+        cheap_batch(pools, dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value)
+        for t in range(4):
+            for j in range(per_trump):
+                discs.append(out_disc[:, t, j])
+                codes.append(np.full(n, t))
+                values.append(out_value[:, t, j])
+                measures.append(np.zeros(n, dtype=np.int64))
+    for code, allowed in ((DURCH_CODE, rules.durch.allowed), (BETTEL_CODE, rules.bettel.allowed)):
+        if not allowed:
+            continue
+        disc = np.zeros((n, N_TYPES), dtype=np.uint8)
+        meas = np.empty(n, dtype=np.int64)
+        from_hand = code == DURCH_CODE and not rules.durch.uses_tapp
+        if tapp_unseen or from_hand:
+            disc[:] = tapps
+            seen = hands if tapp_unseen else pools
+            measure = durch_losers if code == DURCH_CODE else bettel_risk
+            for i in range(n):
+                meas[i] = measure(hands[i], seen[i])
+        else:
+            special_batch(pools, dsize, np.int64(code), disc, meas)
+        discs.append(disc)
+        codes.append(np.full(n, code))
+        values.append(_special_value(rules, code, meas))
+        measures.append(meas)
+    return CandidateSet(
+        pool=pools, disc=np.stack(discs, axis=1), code=np.stack(codes, axis=1).astype(np.int64),
+        cheap=np.stack(values, axis=1), measure=np.stack(measures, axis=1),
+    )
+
+
+@kernel
+def inner_hands(key0, key1, views, pools, deck, m, others, hand_size, out):
+    """Opponent hands the soloist cannot see, ``m`` draws per view, into ``out`` (uint8[n, m, seats, 24]).
+
+    Draw ``j`` of view ``i`` is deal number ``views[i] * m + j`` of the key, so it
+    depends only on the seed and the view's global index ``views[i]``. Cards beyond the seats'
+    hands (a Tapp the soloist never saw) are dealt last and left out.
+    """
+    n = pools.shape[0]
+    for i in range(n):
+        size = 0
+        for c in range(24):
+            size += deck[c] - pools[i, c]
+        free = np.empty(size, dtype=np.int8)
+        k = 0
+        for c in range(24):
+            for _ in range(deck[c] - pools[i, c]):
+                free[k] = c
+                k += 1
+        fixed = np.full(size, -1, dtype=np.int8)
+        buf = np.empty(size, dtype=np.int8)
+        row = np.empty(size, dtype=np.int8)
+        for j in range(m):
+            deal_one(key0, key1, views[i] * m + j, free, fixed, buf, row)
+            for s in range(out.shape[2]):
+                for c in range(24):
+                    out[i, j, s, c] = 0
+            for q in range(others.shape[0]):
+                for x in range(hand_size):
+                    out[i, j, others[q], row[q * hand_size + x]] += 1
+
+
+@dataclass
+class Choice:
+    """The chosen candidate per view and the soloist's own estimate of its total.
+
+    ``subjective``: int64[n, M] totals the soloist expects (M = 1 for the cheap
+    policies: the heuristic value); ``subjective_took``: bool[n, M].
+    """
+
+    index: np.ndarray
+    subjective: np.ndarray
+    subjective_took: np.ndarray
+
+
+def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.ndarray:
+    n = idx.shape[0]
+    kept = cs.kept[np.arange(n), idx]
+    dp = cs.disc_points[np.arange(n), idx]
+    code = cs.code[np.arange(n), idx]
+    out = np.zeros(n, dtype=np.int64)
+    vals = np.empty(4, dtype=np.float64)
+    table = rules.meld_array()
+    for i in range(n):
+        if code[i] < 4:
+            fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
+            out[i] = int(round(vals[code[i]]))
+    return out
+
+
+def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.ndarray | None = None,
+           top_k: int = 3, durch_max_losers: int = 1, dd: DD | None = None) -> Choice:
+    """Pick one candidate per view by ``policy``; ``inner`` (uint8[n, M, seats, 24]) for ``sampled``."""
+    check_policy(policy)
+    n, K = cs.code.shape
+    rows = np.arange(n)
+    if policy != "sampled":
+        idx = np.argmax(cs.cheap, axis=1)  # first maximum: deterministic ties
+        est = _heuristic_estimate(rules, cs, idx)
+        return Choice(index=idx, subjective=est[:, None], subjective_took=np.ones((n, 1), dtype=bool))
+    assert inner is not None, "the sampled policy needs inner deals"
+    M = inner.shape[1]
+    # Which candidates get played: top_k trump ones -- each trump's best first (by cheap value),
+    # then the runners-up -- and a Durch with few losers.
+    is_trump = cs.code < 4
+    cheap = np.where(is_trump, cs.cheap, -np.inf)
+    rank = np.zeros((n, K), dtype=np.int64)
+    for t in range(4):
+        sel = cs.code == t
+        # rank of each candidate among its own trump's (0 = that trump's best)
+        vals = np.where(sel, -cheap, np.inf)
+        rank += np.where(sel, np.argsort(np.argsort(vals, axis=1, kind="stable"), axis=1, kind="stable"), 0)
+    rank = np.where(is_trump, rank, K)
+    order = np.lexsort((-cheap, rank), axis=1)
+    play = np.zeros((n, K), dtype=bool)
+    play[rows[:, None], order[:, :top_k]] = True
+    play &= is_trump & np.isfinite(cs.cheap)
+    play |= (cs.code == DURCH_CODE) & (cs.measure <= durch_max_losers)
+    vi, ci = np.nonzero(play)
+    kept = cs.kept[vi, ci]
+    code = cs.code[vi, ci]
+    dp = cs.disc_points[vi, ci]
+    # Every played candidate meets the same M inner deals (common random numbers).
+    kept_r = np.repeat(kept, M, axis=0)
+    code_r = np.repeat(code, M)
+    dp_r = np.repeat(dp, M)
+    hands_r = inner[vi].reshape(-1, *inner.shape[2:])
+    val, took = solve_rows(rules, soloist, kept_r, code_r, dp_r, hands_r, dd)
+    val = val.reshape(-1, M)
+    took = took.reshape(-1, M)
+    score = np.full((n, K), -np.inf)
+    trump_sel = code < 4
+    score[vi[trump_sel], ci[trump_sel]] = val[trump_sel].mean(axis=1)
+    if (~trump_sel).any():
+        p = val[~trump_sel].mean(axis=1)
+        made = special_score(rules, "durch", True)
+        failed = special_score(rules, "durch", False)
+        score[vi[~trump_sel], ci[~trump_sel]] = p * made + (1 - p) * failed
+    # A sure special not played (Bettel, or Durch by the cheap measure) keeps its cheap value.
+    unplayed_special = (cs.code >= 4) & ~play & np.isfinite(cs.cheap)
+    score[unplayed_special] = cs.cheap[unplayed_special]
+    idx = np.argmax(score, axis=1)
+    subj = np.zeros((n, M), dtype=np.int64)
+    subj_took = np.zeros((n, M), dtype=bool)
+    pos = {(int(a), int(b)): r for r, (a, b) in enumerate(zip(vi, ci))}
+    for i in range(n):
+        r = pos.get((i, int(idx[i])))
+        if r is not None:
+            subj[i] = val[r]
+            subj_took[i] = took[r]
+    return Choice(index=idx, subjective=subj, subjective_took=subj_took)

@@ -1,0 +1,1 @@
+"""Whole games: auction, exchange, surrender, card play and scoring, dealt one after another to the target."""

@@ -1,0 +1,132 @@
+"""Many simulated games as one seeded, chunked job; tables and a summary with standard errors.
+
+``simulate_games`` returns three pandas DataFrames:
+
+* ``games``: one row per game -- deals, winner (player), final totals;
+* ``deals``: one row per deal -- soloist, bid, contract, trump, made, each player's
+  score and running total (the score trajectories);
+* ``summary``: one row per figure -- deals per game, each player's win rate (player 0
+  is forehand in the first deal), each seat's mean score per deal, soloist make and
+  surrender rates, Durch frequency -- each with ``n`` and a standard error.
+
+>>> from binokel_sim.rules import load_rules
+>>> res = simulate_games(load_rules("standard"), games=0, seed=1)
+>>> list(res.games.columns)[:3]
+['game', 'deals', 'winner']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.errors import InputError
+from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
+from binokel_sim.rules import Rules
+from binokel_sim.runner import Chunk, Job, Scale
+
+#: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
+GAMES_PER_CHUNK = 2
+
+
+@dataclass
+class GameResults:
+    games: pd.DataFrame
+    deals: pd.DataFrame
+    summary: pd.DataFrame
+    provenance: dict[str, Any]
+
+
+def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
+    """Games ``chunk.start .. chunk.stop - 1``: (game rows, deal rows)."""
+    from binokel_sim.play.solver import Solver
+
+    solver = Solver()
+    games, deals = [], []
+    for g in range(chunk.start, chunk.stop):
+        rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]))
+        games.append(rec.row(job.rules))
+        deals.extend(d.row() for d in rec.records)
+    return games, deals
+
+
+def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS) -> Job:
+    """The job behind :func:`simulate_games` (for runners that want the raw chunks)."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
+        raise InputError(f"--games: expected a non-negative integer, got {games!r}")
+    if max_deals < 1:
+        raise InputError(f"max_deals: expected a positive integer, got {max_deals}")
+    return Job("games", games_chunk, n=int(games), seed=seed, rules=rules,
+               params={"max_deals": int(max_deals), "ceiling": ceiling_name(rules), "exchange": "heuristic"},
+               chunk_size=GAMES_PER_CHUNK)
+
+
+def simulate_games(rules: Rules, games: int, seed: int = 1, scale: Scale | None = None,
+                   max_deals: int = MAX_DEALS) -> GameResults:
+    """Simulate ``games`` whole games; numbers depend only on (rules, seed, games)."""
+    import time
+
+    from binokel_sim import __version__
+
+    job = games_job(rules, games, seed, max_deals)
+    t0 = time.perf_counter()
+    parts = job.run(scale or Scale(), desc="games")
+    game_rows = [r for g, _ in parts for r in g]
+    deal_rows = [r for _, d in parts for r in d]
+    n = rules.n_seats
+    gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
+        f"final_p{p}" for p in range(n)]
+    dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "claimed_by"] + [
+        c for p in range(n) for c in (f"score_p{p}", f"total_p{p}")]
+    gdf = pd.DataFrame(game_rows, columns=gcols)
+    ddf = pd.DataFrame(deal_rows, columns=dcols)
+    prov = {
+        "version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed, "games": int(games),
+        "deals": int(len(ddf)), "max_deals": max_deals, "ceiling": ceiling_name(rules), "exchange": "heuristic",
+        "play": "double-dummy", "seconds": round(time.perf_counter() - t0, 3),
+    }
+    return GameResults(gdf, ddf, summarise(rules, gdf, ddf), prov)
+
+
+def _mean_row(figure: str, x: np.ndarray) -> dict[str, Any]:
+    x = np.asarray(x, dtype=np.float64)
+    n = int(x.size)
+    mean = float(x.mean()) if n else float("nan")
+    se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    return {"figure": figure, "value": mean, "se": se, "n": n}
+
+
+def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
+    """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n)."""
+    n = rules.n_seats
+    finished = games[games["winner"] >= 0]
+    rows = [_mean_row("deals per game", games["deals"].to_numpy())]
+    rows.append(_mean_row("unfinished games", (games["winner"] < 0).to_numpy()))
+    if not rules.layout.partnership:
+        for p in range(n):
+            rows.append(_mean_row(f"win rate player {p}", (finished["winner"] == p).to_numpy()))
+    else:
+        for t, team in enumerate(rules.layout.teams):
+            rows.append(_mean_row(f"win rate team {t} (players {', '.join(map(str, team))})",
+                                  (finished["winner_team"] == t).to_numpy()))
+    # Seat advantage: the mean score of whoever sits at seat s, per deal.
+    for s in range(n):
+        player = (s + deals["deal"].to_numpy()) % n
+        sc = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), player] if len(deals) else []
+        rows.append(_mean_row(f"mean score per deal, seat {s}", np.asarray(sc)))
+        rows.append(_mean_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
+    sol_score = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), deals["soloist"].to_numpy()] \
+        if len(deals) else np.array([])
+    rows.append(_mean_row("soloist score per deal", sol_score))
+    rows.append(_mean_row("contract bid", deals["bid"].to_numpy()))
+    played = deals[deals["contract"] != "surrender"]
+    rows.append(_mean_row("make rate (played contracts)", played["made"].to_numpy()))
+    rows.append(_mean_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
+    rows.append(_mean_row("durch rate", (deals["contract"] == "durch").to_numpy()))
+    rows.append(_mean_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
+    if rules.game.aus:
+        rows.append(_mean_row("games ended by Aus", (deals["claimed_by"] >= 0).groupby(deals["game"]).any().to_numpy()))
+    return pd.DataFrame(rows, columns=["figure", "value", "se", "n"])

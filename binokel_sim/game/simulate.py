@@ -1,0 +1,293 @@
+"""Whole games to the target (RULES.md §3, §4, §7-§9): auction, exchange, surrender, play, score.
+
+One deal:
+
+1. **Auction** -- each seat bids up to its ceiling from a fast estimator of its hand
+   (:func:`ceiling`), see :func:`binokel_sim.game.auction.auction`.
+2. **Exchange** -- the soloist takes the Tapp and picks discard and contract with the
+   exchange optimiser's cheap stage (:func:`binokel_sim.exchange.candidates.cheap_candidates`,
+   policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
+3. **Surrender** -- the soloist goes out when its own estimate of the total is below the
+   bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
+4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game.cardplay.play_line`), so
+   every seat's own tricks are known; Durch/Bettel are decided by the solver's queries.
+5. **Scoring** -- :func:`binokel_sim.scoring.score_deal`, used as it is (rounding, surrender
+   credit, specials; at Kreuzbinokel it gives both partners their team's score).
+
+Seats rotate: in deal ``j`` player ``p`` sits at seat ``(p - j) mod n`` (player 0 is
+forehand in the first deal). The game ends when a player (a team at Kreuzbinokel)
+reaches ``game.target``: the soloist first, else the higher score, else a deciding
+deal. With ``game.aus`` a player who passes the target during the play claims the
+game at once (the soloist only once its running total also covers the bid).
+
+Game ``g`` uses the deals of stream (seed, :data:`GAME_STREAM`, g): its numbers
+depend only on (seed, rules, g), whatever the chunking or the worker count.
+
+>>> from binokel_sim.rules import load_rules
+>>> from binokel_sim.cards import Hand
+>>> r = load_rules("standard")
+>>> ceiling(Hand.parse("EA EA E10 E10 EK EK EO EO EU EU HA HA").counts, r) >= 1000
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.cards import SUITS, counts_of
+from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.evaluation.dd import first_leader
+from binokel_sim.exchange.candidates import DURCH_CODE, PLAY_WEIGHTS, cheap_candidates, play_estimate
+from binokel_sim.game.auction import auction, floor_to_step
+from binokel_sim.game.cardplay import play_line
+from binokel_sim.melds.scorer import meld_total, totals_by_trump
+from binokel_sim.rules import Rules
+from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, score_deal, seat_totals, surrender_choice
+from binokel_sim.play.solver import Position, Solver
+
+#: Stream id of the game simulation's deals (distinct from every other use of a seed).
+GAME_STREAM = 0x6A3E
+#: A game still open after this many deals is recorded as unfinished (winner -1).
+MAX_DEALS = 400
+
+
+def _formula(rules: Rules):
+    """The fitted hand-point formula for ``rules``, or None where none is committed."""
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.formula import load_formula
+
+    key = (rules.name, rules.meld_array().tobytes())
+    if key not in _FORMULAS:
+        try:
+            _FORMULAS[key] = load_formula(rules)
+        except InputError:
+            _FORMULAS[key] = None
+    return _FORMULAS[key]
+
+
+_FORMULAS: dict = {}
+
+
+def ceiling_name(rules: Rules) -> str:
+    """Which estimator sets the players' ceilings under ``rules`` (reported in the provenance)."""
+    return "hand-formula" if _formula(rules) is not None else "melds+play-estimate"
+
+
+def ceiling(counts: np.ndarray, rules: Rules) -> int:
+    """Highest bid a hand goes to, from the fast estimator of its total.
+
+    With a committed hand-point formula for ``rules`` (:mod:`binokel_sim.evaluation.formula`):
+    its ceiling bid (the highest with a positive expected score). Otherwise the
+    documented fallback ``melds+play-estimate``: best over the trumps of the hand's meld
+    points (:func:`binokel_sim.melds.scorer.totals_by_trump`) plus the exchange optimiser's
+    linear estimate of the card points taken in play
+    (:func:`binokel_sim.exchange.candidates.play_estimate`), floored to a legal bid. 0: pass.
+    """
+    f = _formula(rules)
+    if f is not None:
+        return int(f.advise(counts, rules)["ceiling_bid"] or 0)
+    tot = np.empty(4, dtype=np.int64)
+    totals_by_trump(counts, rules.meld_array(), tot)
+    best = max(float(tot[t]) + float(play_estimate(counts, t, PLAY_WEIGHTS)) for t in range(4))
+    return floor_to_step(best, rules)
+
+
+def expected_play_score(estimate: float, bid: int, rules: Rules) -> float:
+    """The soloist's expected score of playing ``bid`` when his estimate of his total is ``estimate``.
+
+    With a committed hand-point formula, the estimate is taken as uncertain with the
+    formula's residual spread (the same error model the auction bids with), so a hand a
+    little under its bid still plays when failing is less likely than it looks. Without
+    one, the estimate is taken at face value: made if it reaches the bid, else failed.
+    """
+    f = _formula(rules)
+    if f is not None:
+        return f.expected_score(float(estimate), int(bid), rules.scoring.failure_factor)
+    return float(estimate) if estimate >= bid else float(-rules.scoring.failure_factor * bid)
+
+
+@dataclass
+class DealRecord:
+    """One deal of a game, as the tables report it (players, not seats, except ``soloist_seat``)."""
+
+    game: int
+    deal: int
+    soloist: int
+    soloist_seat: int
+    bid: int
+    contract: str
+    trump: str
+    made: bool
+    scores: list[int]
+    totals: list[int]
+    claimed_by: int = -1
+
+    def row(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump",
+                                           "made", "claimed_by")}
+        for p, (s, t) in enumerate(zip(self.scores, self.totals)):
+            d[f"score_p{p}"] = s
+            d[f"total_p{p}"] = t
+        return d
+
+
+@dataclass
+class GameRecord:
+    game: int
+    deals: int
+    winner: int
+    totals: list[int]
+    records: list[DealRecord] = field(default_factory=list)
+
+    def row(self, rules: Rules) -> dict[str, Any]:
+        d: dict[str, Any] = {"game": self.game, "deals": self.deals, "winner": self.winner}
+        if rules.layout.partnership:
+            d["winner_team"] = _team_of(rules, self.winner) if self.winner >= 0 else -1
+        for p, t in enumerate(self.totals):
+            d[f"final_p{p}"] = t
+        return d
+
+
+def _team_of(rules: Rules, player: int) -> int:
+    # Seats rotate by one per deal, so at four with partners opposite a player's team is fixed.
+    for i, team in enumerate(rules.layout.teams):
+        if player in team:
+            return i
+    return player
+
+
+@dataclass
+class _Outcome:
+    soloist_seat: int
+    bid: int
+    contract: str
+    trump: int
+    made: bool
+    scores: np.ndarray  # per seat
+    #: Per trick: (winner seat, running deal total of every seat after it) -- for Aus.
+    running: list[tuple[int, np.ndarray]]
+    #: Trump contracts played: the soloist side's total and whether it took a trick (else -1, False).
+    total: int = -1
+    took: bool = False
+
+
+def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
+    """Auction, exchange, surrender decision, double-dummy play and score of one dealt row."""
+    n = rules.n_seats
+    sl = seat_slices(rules)
+    hands = [counts_of(row[s], check=False) for s in sl[:n]]
+    sol, bid = auction([ceiling(h, rules) for h in hands], rules)
+    best = cheap_candidates(row[sl[sol]].tolist(), row[sl[n]].tolist(), rules, policy="heuristic")[0]
+    kept = counts_of(best.kept)
+    table = rules.meld_array()
+    side = rules.layout.partners(sol)
+    play_hands = list(hands)
+    play_hands[sol] = kept
+    zeros = [0] * n
+    if best.contract == TRUMP:
+        trump = best.trump
+        melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
+        own = expected_play_score(best.value, bid, rules)
+        if surrender_choice(np.array([[own]], dtype=np.float64), np.array([bid]), rules)[0, 0]:
+            deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
+            return _Outcome(sol, bid, SURRENDER, trump, False, score_deal(rules, deal), [])
+        bonus = tuple(melds[s] if s in side and rules.scoring.melds_need_trick else 0 for s in range(n))
+        pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
+                       rules.play.last_trick, bonus, ())
+        line = play_line(pos, solver)
+        deal = PlayedDeal(sol, bid, TRUMP, list(line.seat_points), list(line.seat_tricks), melds,
+                          best.discard_points)
+        scores = score_deal(rules, deal)
+        running = _running_totals(rules, line, melds, sol, best.discard_points)
+        total = int(sum(seat_totals(rules, deal)[s] for s in side))
+        took = any(line.seat_tricks[s] > 0 for s in side)
+        return _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took)
+    # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
+    pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
+                   rules.play.last_trick, tuple(zeros), ())
+    made = solver.durch(pos) if best.contract == DURCH else solver.bettel(pos)
+    deal = PlayedDeal(sol, bid, best.contract, zeros, zeros, zeros, best.discard_points,
+                      from_hand=best.contract == DURCH and not rules.durch.uses_tapp, special_made=made)
+    return _Outcome(sol, bid, best.contract, -1, bool(made), score_deal(rules, deal), [])
+
+
+def _running_totals(rules: Rules, line, melds: list[int], sol: int, discard_points: int) -> list[tuple[int, np.ndarray]]:
+    """Each seat's deal total after every trick: own card points (the soloist's discards
+    from the start) plus its melds once it holds a trick."""
+    n = rules.n_seats
+    pts = np.zeros(n, dtype=np.int64)
+    pts[sol] = discard_points
+    has = np.zeros(n, dtype=bool)
+    out = []
+    for w, p in zip(line.trick_winners, line.trick_points):
+        pts[w] += p
+        has[w] = True
+        counted = np.where(has | (not rules.scoring.melds_need_trick), np.asarray(melds), 0)
+        out.append((w, pts + counted))
+    return out
+
+
+def _claim(rules: Rules, o: _Outcome, seat_player: list[int], totals: np.ndarray) -> int:
+    """With ``game.aus``: the player who first passes the target during the play, else -1."""
+    if not rules.game.aus:
+        return -1
+    target = rules.game.target
+    for w, run in o.running:
+        p = seat_player[w]
+        if w == o.soloist_seat and run[w] < o.bid:
+            continue
+        if totals[p] + run[w] >= target:
+            return p
+    return -1
+
+
+def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
+    """Winner after a deal, or -1 to play on (RULES.md §9)."""
+    target = rules.game.target
+    if totals.max() < target:
+        return -1
+    if totals[soloist] >= target:
+        return soloist
+    top = np.flatnonzero(totals == totals.max())
+    if rules.layout.partnership:
+        teams = {_team_of(rules, int(p)) for p in top}
+        return int(top[0]) if len(teams) == 1 else -1
+    return int(top[0]) if len(top) == 1 else -1
+
+
+def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
+                  max_deals: int = MAX_DEALS) -> GameRecord:
+    """Play game number ``game`` of ``seed`` to its end (or ``max_deals``)."""
+    solver = solver or Solver()
+    n = rules.n_seats
+    dealer = Dealer(rules, seed, stream=(GAME_STREAM, game))
+    totals = np.zeros(n, dtype=np.int64)
+    rec = GameRecord(game=game, deals=0, winner=-1, totals=[0] * n)
+    for j in range(max_deals):
+        row = dealer.deal(1, start=j)[0]
+        seat_player = [(s + j) % n for s in range(n)]
+        o = play_deal(rules, row, solver)
+        claimed = _claim(rules, o, seat_player, totals)
+        scores = np.zeros(n, dtype=np.int64)
+        for s in range(n):
+            scores[seat_player[s]] = o.scores[s]
+        totals += scores
+        sol_player = seat_player[o.soloist_seat]
+        rec.records.append(DealRecord(
+            game=game, deal=j, soloist=sol_player, soloist_seat=o.soloist_seat, bid=o.bid, contract=o.contract,
+            trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),
+            totals=totals.tolist(), claimed_by=claimed,
+        ))
+        rec.deals = j + 1
+        rec.totals = totals.tolist()
+        winner = claimed if claimed >= 0 else _winner(rules, totals, sol_player)
+        if winner >= 0:
+            rec.winner = winner
+            break
+    return rec
+
+
+__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord", "GAME_STREAM"]

@@ -1,0 +1,185 @@
+"""Python API of the solver: :class:`Solver` (one table reused across queries) and :func:`solve`.
+
+All values are the soloist's side's points from the current position on: card
+points of the tricks it wins, the cards already in the current trick included,
+plus the last-trick bonus, plus meld bonuses of side seats that win a trick.
+
+>>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+>>> s = Solver()
+>>> s.max_points(pos), s.reaches(pos, 34), s.reaches(pos, 35)
+(34, True, False)
+>>> {format_card(c): v for c, v in s.card_values(pos).items()}
+{'EA': 16, 'EK': 34}
+>>> solve(pos, target=30)["reaches_target"]
+True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.cards import format_card
+from binokel_sim.play.legal import legal_in_trick, mask_cards
+from binokel_sim.play.solver.driver import load_hands, make_cfg, move_values, reaches, value
+from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, STATS_SIZE
+from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
+from binokel_sim.play.solver.position import Position
+
+__all__ = ["Solver", "solve", "Position"]
+
+
+class Solver:
+    """Double-dummy queries that share one transposition table.
+
+    Reuse one Solver for several queries on the same deal (thresholds, trumps,
+    card values): every stored bound stays valid. ``nodes`` counts the search
+    nodes of the last query. Not thread-safe; use one Solver per thread.
+    ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
+    for the longest deal seen so far (:func:`.table.bits_for`: 40 MiB up to 12
+    tricks, 640 MiB beyond).
+    """
+
+    def __init__(self, table_bits: int | None = None):
+        self._fixed_bits = table_bits
+        self.tt = new_table(table_bits if table_bits is not None else 10)
+        self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
+        self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self._gen = 1
+        self._fixed: tuple | None = None
+        self.nodes = 0
+
+    def reset(self) -> None:
+        """Forget every stored bound (O(1): a new table generation), e.g. before timing a fresh deal."""
+        self._gen += 1
+        if self._gen > MAX_GEN:
+            clear(self.tt)
+            self._gen = 1
+
+    def _fit_table(self, tricks: int) -> None:
+        # Growing starts an empty table: entries of the smaller positions would rarely be met again.
+        want = self._fixed_bits if self._fixed_bits is not None else int(bits_for(tricks))
+        if self.tt.shape[0] < (1 << want):
+            self.tt = new_table(want)
+            self._gen = 1
+            self._fixed = None
+
+    def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...]):
+        self._fit_table(pos.tricks_left)
+        # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
+        fixed = (bonus, pos.last_trick)
+        if self._fixed is not None and fixed != self._fixed:
+            self.reset()
+        self._fixed = fixed
+        h1 = np.zeros(pos.seats, dtype=np.int64)
+        h2 = np.zeros(pos.seats, dtype=np.int64)
+        load_hands(pos.counts(), h1, h2)
+        b = np.array(bonus, dtype=np.int64)
+        cfg = make_cfg(np.int64(pos.seats), np.int64(trump), np.int64(max_mask), np.int64(credit), np.int64(mode),
+                       np.int64(pos.last_trick), np.int64(self._gen), b)
+        led, win, wseat, tpts = pos.trick_state()
+        won = sum(1 << s for s in pos.won)
+        self._stats[0] = 0
+        args = (h1, h2, cfg, b, self.tt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
+                np.int64(led), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
+                np.int64(pos.tricks_left))
+        return args
+
+    def _points_args(self, pos: Position):
+        bonus = tuple(b if s in pos.side else 0 for s, b in enumerate(pos.bonus or (0,) * pos.seats))
+        return self._setup(pos, trump=pos.trump_index, max_mask=pos.side_mask, credit=pos.side_mask,
+                           mode=MODE_POINTS, bonus=bonus)
+
+    def _done(self, result):
+        self.nodes = int(self._stats[0])
+        return result
+
+    def max_points(self, pos: Position) -> int:
+        """Exact points the soloist's side can guarantee against best defence."""
+        return self._done(int(value(*self._points_args(pos))))
+
+    def reaches(self, pos: Position, target: int, need_trick: bool = False) -> bool:
+        """Can the soloist's side reach ``target`` points (and, with ``need_trick``, win a trick)?
+
+        For ``target >= 1`` winning a trick is implied, since points come only from
+        tricks; for ``target <= 0`` it asks whether the side can win any trick.
+        """
+        if need_trick and target < 1:
+            args = self._setup(pos, trump=pos.trump_index, max_mask=pos.side_mask, credit=pos.side_mask,
+                               mode=MODE_TRICKS, bonus=(0,) * pos.seats)
+            return self._done(bool(reaches(*args, np.int64(1))))
+        return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
+
+    def card_values(self, pos: Position) -> dict[int, int]:
+        """Exact value for the side after each legal card of the player to move (card type -> points)."""
+        args = self._points_args(pos)
+        legal = self._legal(pos)
+        out = np.full(24, -1, dtype=np.int64)
+        move_values(*args, np.int64(legal), out)
+        return self._done({c: int(out[c]) for c in mask_cards(legal)})
+
+    def durch(self, pos: Position) -> bool:
+        """Can the soloist win every remaining trick, with no trumps (the side's other seats helping)?"""
+        pos = without_trump(pos)
+        args = self._setup(pos, trump=-1, max_mask=pos.side_mask, credit=1 << pos.solo, mode=MODE_TRICKS,
+                           bonus=(0,) * pos.seats)
+        return self._done(bool(reaches(*args, np.int64(pos.tricks_left))))
+
+    def bettel(self, pos: Position) -> bool:
+        """Can the soloist avoid winning any remaining trick, with no trumps?"""
+        defenders = ((1 << pos.seats) - 1) & ~pos.side_mask
+        pos = without_trump(pos)
+        args = self._setup(pos, trump=-1, max_mask=defenders, credit=1 << pos.solo, mode=MODE_TRICKS,
+                           bonus=(0,) * pos.seats)
+        return self._done(not bool(reaches(*args, np.int64(1))))
+
+    @staticmethod
+    def _legal(pos: Position) -> int:
+        arr = np.array(list(pos.trick) + [0], dtype=np.int64)
+        return int(legal_in_trick(pos.hands[pos.to_move], arr, len(pos.trick), pos.trump_index))
+
+
+def without_trump(pos: Position) -> Position:
+    """The same position played without trumps (Durch, Bettel); re-checks the trick so far."""
+    if pos.trump is None:
+        return pos
+    out = Position(pos.hands, None, pos.leader, pos.solo, pos.side, pos.trick, pos.last_trick, pos.bonus, pos.won)
+    out._validate()
+    return out
+
+
+def solve(pos: Position, *, target: int | None = None, cards: bool = False, durch: bool = False,
+          bettel: bool = False, need_trick: bool = False, solver: Solver | None = None) -> dict[str, Any]:
+    """Run the CLI's queries on one position; returns the JSON-ready result.
+
+    Keys: ``solo_points``, ``nodes`` (all queries), ``seconds``; plus ``reaches_target``
+    with ``target``, ``card_values`` (card text -> points) with ``cards``, ``durch``
+    / ``bettel`` with those flags. With ``durch`` or ``bettel`` the position is
+    played without trumps and ``solo_points`` is the soloist's side's points then.
+    """
+    s = solver or Solver()
+    if durch or bettel:
+        pos = without_trump(pos)
+    t0 = time.perf_counter()
+    nodes = 0
+    out: dict[str, Any] = {}
+    out["solo_points"] = s.max_points(pos)
+    nodes += s.nodes
+    if target is not None:
+        out["reaches_target"] = s.reaches(pos, int(target), need_trick)
+        nodes += s.nodes
+    if cards:
+        out["card_values"] = {format_card(c): v for c, v in s.card_values(pos).items()}
+        nodes += s.nodes
+    if durch:
+        out["durch"] = s.durch(pos)
+        nodes += s.nodes
+    if bettel:
+        out["bettel"] = s.bettel(pos)
+        nodes += s.nodes
+    out["nodes"] = nodes
+    out["seconds"] = round(time.perf_counter() - t0, 6)
+    return {k: out[k] for k in ("solo_points", "nodes", "seconds", "reaches_target", "card_values", "durch", "bettel")
+            if k in out}

@@ -1,0 +1,388 @@
+"""Alpha-beta search over card plays, with bounds stored per trick start.
+
+``search`` returns the value of the remaining play for the maximising seats
+(``cfg[C_MAX]``): points (or tricks) won by the credited seats (``cfg[C_CREDIT]``)
+from here on, the cards already in the current trick and the last-trick bonus
+included, plus ``bonus[s]`` the first time a credited seat ``s`` wins a trick.
+It is fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower one.
+
+See :mod:`binokel_sim.play.solver` for the design.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from binokel_sim.cards import RANK_POINTS
+from binokel_sim.jit import kernel
+from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_mask
+from binokel_sim.play.solver.bounds import quick_bounds
+from binokel_sim.play.solver.table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
+
+# cfg slots
+C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS = range(8)
+CFG_SIZE = 8
+MODE_POINTS, MODE_TRICKS = 0, 1
+#: Most cards a search can play (4 seats x 12 cards).
+MAX_PLY = 64
+#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
+MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
+#: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
+#: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
+#: history score of a move.
+S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV = range(9)
+HIST = 9
+#: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
+KILLER = HIST + 4 * 24
+#: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
+DEPTH = KILLER + MAX_PLY
+STATS_SIZE = DEPTH + 17
+
+#: Card points of a 6-bit suit slice.
+SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
+
+
+@kernel(noalloc=True)
+def mask_points(m):
+    return (SUIT_POINTS[m & 63] + SUIT_POINTS[(m >> 6) & 63]
+            + SUIT_POINTS[(m >> 12) & 63] + SUIT_POINTS[(m >> 18) & 63])
+
+
+@kernel(noalloc=True)
+def upper_bound(h1, h2, cfg, bonus, won, tleft):
+    """Most the credited seats can still win: every card left, the last trick, every unearned bonus."""
+    seats = cfg[C_SEATS]
+    credit = cfg[C_CREDIT]
+    if cfg[C_MODE] == MODE_POINTS:
+        ub = cfg[C_LAST]
+        for s in range(seats):
+            ub += mask_points(h1[s]) + mask_points(h2[s])
+    else:
+        ub = tleft
+    for s in range(seats):
+        if (credit >> s) & 1 and not (won >> s) & 1:
+            ub += bonus[s]
+    return ub
+
+
+@kernel(noalloc=True)
+def trick_gain(cfg, bonus, ws, tpts, won, tleft):
+    """What the credited seats get when seat ``ws`` wins a trick worth ``tpts`` card points."""
+    if not (cfg[C_CREDIT] >> ws) & 1:
+        return 0
+    if cfg[C_MODE] == MODE_POINTS:
+        g = tpts
+        if tleft == 1:
+            g += cfg[C_LAST]
+    else:
+        g = 1
+    if not (won >> ws) & 1:
+        g += bonus[ws]
+    return g
+
+
+@kernel(noalloc=True)
+def last_trick(h1, cfg, bonus, leader, won):
+    """Value of the forced last trick (each seat holds one card)."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    win = -1
+    ws = leader
+    tpts = 0
+    for i in range(seats):
+        s = (leader + i) % seats
+        m = h1[s]
+        c = 0
+        while not (m >> c) & 1:
+            c += 1
+        tpts += POINTS[c]
+        if i == 0 or beats(c, win, trump):
+            win = c
+            ws = s
+    return trick_gain(cfg, bonus, ws, tpts, won, 1)
+
+
+@kernel(noalloc=True)
+def state_key(h1, h2, cfg, leader, won):
+    """Four key words of a trick-start state."""
+    k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
+    k1 = h1[1] | (h2[1] << 24) | ((leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48)
+    k2 = h1[2] | (h2[2] << 24)
+    k3 = np.int64(0)
+    if cfg[C_SEATS] == 4:
+        k3 = h1[3] | (h2[3] << 24)
+    return k0, k1, k2, k3
+
+
+@kernel(noalloc=True)
+def _safe(h1, cfg, p, pos, wcard, led):
+    """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    side = (cfg[C_MAX] >> p) & 1
+    ls = led // 6
+    for k in range(1, seats - pos):
+        q = (p + k) % seats
+        if ((cfg[C_MAX] >> q) & 1) == side:
+            continue
+        h = h1[q]
+        if h & HIGHER_MASK[wcard]:
+            if wcard // 6 == ls or (h & SUIT_MASK[ls]) == 0:
+                return False
+        if trump >= 0 and wcard // 6 != trump and (h & SUIT_MASK[ls]) == 0 and (h & SUIT_MASK[trump]):
+            return False
+    return True
+
+
+@kernel(noalloc=True)
+def twin_bound(h1, p, seats, win, c, done, mv, ply):
+    """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
+    ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
+
+    Cards ``e`` and ``c`` of one suit held by seat ``p`` are equivalent when no other seat holds a
+    card ranked between them or equal to either, and the trick's winning card does not separate
+    them: every trick then goes the same way after either play (swap them for the rest of the
+    deal), and only the two cards' points can land in different tricks.
+    """
+    s = c // 6
+    cand = done & SUIT_MASK[s]
+    if cand == 0:
+        return -1, 0
+    others = np.int64(0)
+    for q in range(seats):
+        if q != p:
+            others |= h1[q]
+    bestd = -1
+    bestv = 0
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        e = 0
+        while (low >> e) != 1:
+            e += 1
+        a = min(e, c)
+        b = max(e, c)
+        span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
+        if others & span:
+            continue
+        if win >= 0 and a < win <= b:
+            continue
+        d = abs(POINTS[e] - POINTS[c])
+        if bestd < 0 or d < bestd:
+            bestd = d
+            bestv = mv[ply, MV_VALUE + e]
+    return bestd, bestv
+
+
+@kernel(noalloc=True)
+def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
+    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    maxm = cfg[C_MAX]
+    side = (maxm >> p) & 1
+    opp = np.int64(0)
+    for q in range(seats):
+        if ((maxm >> q) & 1) != side:
+            opp |= h1[q]
+    n = 0
+    m = legal
+    while m:
+        low = m & -m
+        c = 0
+        while (low >> c) != 1:
+            c += 1
+        m ^= low
+        pts = POINTS[c]
+        if c == first:
+            sc = 10000 * 4096
+        elif c == stats[KILLER + ply]:
+            sc = 9000 * 4096
+        elif pos == 0:
+            s = c // 6
+            top = (opp & HIGHER_MASK[c]) == 0
+            if top and (s == trump or trump < 0 or (opp & SUIT_MASK[trump]) == 0):
+                sc = 5000 + pts
+            elif top:
+                sc = 3000 + pts
+            else:
+                sc = 1000 - pts * 8 + c % 6
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
+        else:
+            b = beats(c, win, trump)
+            ws = p if b else wseat
+            wc = c if b else win
+            mine = ((maxm >> ws) & 1) == side
+            if mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
+                sc = 5000 + pts
+            elif mine:
+                sc = 3000 + (6 - c % 6) * 4 - pts
+            else:
+                sc = 1000 - pts * 8
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
+        # insertion sort, descending
+        j = n
+        while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:
+            mv[ply, MV_SCORE + j] = mv[ply, MV_SCORE + j - 1]
+            mv[ply, j] = mv[ply, j - 1]
+            j -= 1
+        mv[ply, MV_SCORE + j] = sc
+        mv[ply, j] = c
+        n += 1
+    return n
+
+
+@kernel(noalloc=True)
+def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+    """Fail-soft alpha-beta value of the position (see the module docstring)."""
+    stats[S_NODES] += 1
+    stats[DEPTH + tleft] += 1
+    # Typed constants: literal ints in the recursive call would compile a second specialisation.
+    zero = np.int64(0)
+    none = np.int64(-1)
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    maxm = cfg[C_MAX]
+    base = -1
+    row = -1
+    first = -1
+    k0 = k1 = k2 = k3 = np.int64(0)
+    if pos == 0:
+        if tleft == 0:
+            return 0
+        ub = upper_bound(h1, h2, cfg, bonus, won, tleft)
+        if ub <= alpha:
+            return ub
+        if beta <= 0:
+            return 0
+        if tleft == 1:
+            return last_trick(h1, cfg, bonus, p, won)
+        hi = ub
+        # The table first: most probes settle the window, and then the quick bounds are not needed.
+        k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
+        base = slot_of(tt, k0, k1, k2, k3)
+        row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
+        stats[S_PROBES] += 1
+        if row >= 0:
+            stats[S_HITS] += 1
+            meta = tt[row, 4]
+            lo = meta_lo(meta)
+            thi = meta_hi(meta)
+            if thi < hi:
+                hi = thi
+            if lo >= beta:
+                stats[S_TTCUT] += 1
+                return lo
+            if hi <= alpha:
+                stats[S_TTCUT] += 1
+                return hi
+            if lo > alpha:
+                alpha = lo
+            first = meta_best(meta)
+        if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
+            qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
+            if qhi < hi:
+                hi = qhi
+            if hi <= alpha or qlo >= beta:
+                stats[S_QCUT] += 1
+                return hi if hi <= alpha else qlo
+            if qlo > alpha:
+                alpha = qlo
+        if hi < beta:
+            beta = hi
+        legal = h1[p]
+    else:
+        legal = legal_mask(h1[p], led, win, trump)
+    a0 = alpha
+    b0 = beta
+    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats)
+    is_max = (maxm >> p) & 1
+    best = -INF if is_max else INF
+    bm = -1
+    done = np.int64(0)
+    for i in range(n):
+        c = mv[ply, i]
+        bit = np.int64(1) << c
+        if done:
+            # An equivalent card already searched may settle this one (zero windows: every
+            # earlier sibling failed on the same side).
+            d, ve = twin_bound(h1, p, seats, win if pos > 0 else none, c, done, mv, ply)
+            if d > 0 and cfg[C_MODE] != MODE_POINTS:
+                d = 0  # tricks: the two plays are worth the same
+            if d >= 0:
+                if is_max and ve + d <= alpha:
+                    stats[S_EQUIV] += 1
+                    if ve + d > best:
+                        best = ve + d
+                    continue
+                if not is_max and ve - d >= beta:
+                    stats[S_EQUIV] += 1
+                    if ve - d < best:
+                        best = ve - d
+                    continue
+        if h2[p] & bit:
+            h2[p] ^= bit
+        else:
+            h1[p] ^= bit
+        if pos == 0:
+            nled = c
+            nwin = c
+            nws = p
+        else:
+            nled = led
+            if beats(c, win, trump):
+                nwin = c
+                nws = p
+            else:
+                nwin = win
+                nws = wseat
+        ntp = tpts + POINTS[c]
+        if pos + 1 == seats:
+            g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
+            v = g + search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
+                           won | (np.int64(1) << nws), tleft - 1, alpha - g, beta - g)
+        else:
+            v = search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
+                       ntp, won, tleft, alpha, beta)
+        if h1[p] & bit:
+            h2[p] |= bit
+        else:
+            h1[p] |= bit
+        mv[ply, MV_VALUE + c] = v
+        done |= bit
+        if is_max:
+            if v > best:
+                best = v
+                bm = c
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        stats[HIST + p * 24 + c] += tleft
+                        stats[KILLER + ply] = c
+                        stats[S_CUTS] += 1
+                        stats[S_FIRST] += i == 0
+                        break
+        else:
+            if v < best:
+                best = v
+                bm = c
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        stats[HIST + p * 24 + c] += tleft
+                        stats[KILLER + ply] = c
+                        stats[S_CUTS] += 1
+                        stats[S_FIRST] += i == 0
+                        break
+    if pos == 0:
+        lo = -INF
+        hi = INF
+        if best <= a0:
+            hi = best
+        elif best >= b0:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
+    return best
