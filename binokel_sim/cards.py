@@ -35,8 +35,9 @@ SUIT_E, SUIT_G, SUIT_H, SUIT_S = range(4)
 
 #: Card points by rank (A 11, 10 10, K 4, O 3, U 2, 7 0).
 RANK_POINTS = np.array([11, 10, 4, 3, 2, 0], dtype=np.int64)
-#: Card points by card type, precomputed at import.
+#: Card points by card type (int64, read-only): the one table every module and kernel uses.
 CARD_POINTS = np.tile(RANK_POINTS, N_SUITS)
+CARD_POINTS.setflags(write=False)
 
 SUIT_NAMES_DE = ("Eichel", "Grün", "Herz", "Schellen")
 SUIT_NAMES_EN = ("acorns", "leaves", "hearts", "bells")
@@ -137,14 +138,16 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return out
 
 
-def to_cards(value: str | Iterable[str] | Iterable[int]) -> list[int]:
-    """Card types from text, a list of card texts, or a list of card types (checked).
+def to_cards(value: "str | Iterable[str] | Iterable[int] | Hand") -> list[int]:
+    """Card types from text, a list of card texts, a list of card types (checked) or a :class:`Hand`.
 
-    >>> to_cards("EA GO"), to_cards(["EA", "GO"]), to_cards([0, 9])
-    ([0, 9], [0, 9], [0, 9])
+    >>> to_cards("EA GO"), to_cards(["EA", "GO"]), to_cards([0, 9]), to_cards(Hand.parse("GO EA"))
+    ([0, 9], [0, 9], [0, 9], [0, 9])
     """
     if isinstance(value, str):
         return parse_cards(value)
+    if isinstance(value, Hand):
+        return cards_of(value.counts)
     items = list(value)
     if all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in items):
         bad = [c for c in items if not 0 <= int(c) < N_TYPES]
@@ -172,11 +175,6 @@ def format_card(card: int) -> str:
 def format_cards(cards: Iterable[int]) -> str:
     """Canonical text of several cards separated by spaces."""
     return " ".join(CARD_TEXT[c] for c in cards)
-
-
-def sort_key(card: int) -> tuple[int, int]:
-    """Order for display: by suit, then high rank first."""
-    return (suit_of(card), rank_of(card))
 
 
 def counts_of(cards: Iterable[int], *, check: bool = True) -> np.ndarray:

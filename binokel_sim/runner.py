@@ -112,6 +112,16 @@ def run_chunks(
         bar.close()
 
 
+def run_local_chunks(fn: Callable[[Chunk], T], chunks: Sequence[Chunk], scale: "Scale | None" = None, desc: str = "",
+                     what: str = "this computation") -> list[T]:
+    """:func:`run_chunks` under a :class:`Scale` (its workers and progress bar) for work that is not a
+    :class:`Job` (a closure over arrays): a checkpoint or a scheduler is refused, never silently ignored."""
+    scale = scale or Scale()
+    if scale.checkpoint or scale.scheduler:
+        raise InputError(f"{what} runs on local threads only: a checkpoint or a scheduler does not apply")
+    return run_chunks(fn, chunks, workers=scale.workers, progress=scale.progress, desc=desc)
+
+
 # --------------------------------------------------------------------------- jobs
 
 

@@ -9,6 +9,7 @@ plumbing is checked exactly and fast; ``test_real_solver_*`` runs the real solve
 import numpy as np
 import pytest
 
+from binokel_sim.runner import Scale
 from binokel_sim.cards import CARD_POINTS, Hand, counts_of, parse_cards
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
@@ -81,11 +82,11 @@ def test_p_make_never_rises_with_the_bid(policy):
 
 
 def test_same_seed_same_numbers_any_chunking_and_workers():
-    a = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, workers=1,
+    a = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, scale=Scale(workers=1),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=30))
-    b = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, workers=2,
+    b = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, scale=Scale(workers=2),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
-    c = evaluate_hand(HAND, STD, samples=30, seed=10, policy="sampled", dd=TOY, workers=2,
+    c = evaluate_hand(HAND, STD, samples=30, seed=10, policy="sampled", dd=TOY, scale=Scale(workers=2),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
     for k in a.parts:
         assert np.array_equal(a.parts[k], b.parts[k]), k

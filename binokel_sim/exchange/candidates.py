@@ -30,15 +30,13 @@ from math import comb
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES, SUITS, cards_of, format_cards, to_cards
+from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE
 from binokel_sim.errors import InputError
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import Rules
 
-#: Contract codes in the kernels: 0..3 trump suit, then the two specials.
-DURCH_CODE = 4
-BETTEL_CODE = 5
 POLICIES = ("melds", "heuristic", "sampled")
 _MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
 
@@ -48,7 +46,6 @@ _MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
 PLAY_FEATURES = ("const", "trumps", "trump_a10", "side_aces", "side_guarded_tens", "voids")
 PLAY_WEIGHTS = np.array([-10.0, 12.0, 8.0, 16.0, 8.0, 6.0])
 
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @kernel
@@ -201,7 +198,7 @@ def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value
         dp = np.int64(0)
         for c in range(24):
             kept[c] = pool[c] - discs[i, c]
-            dp += _POINTS[c] * discs[i, c]
+            dp += CARD_POINTS[c] * discs[i, c]
         for t in range(4):
             v = candidate_value(kept, dp, t, table, weights, mode)
             if v <= out_value[t, per - 1]:
@@ -303,7 +300,7 @@ def make_candidate(pool, disc, contract, trump, value, table, measure=0) -> Cand
     melds = int(meld_total(kept, trump, table)) if contract == "trump" else 0
     return Candidate(
         discard=tuple(cards_of(disc)), kept=tuple(cards_of(kept)), contract=contract, trump=int(trump),
-        value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ _POINTS), measure=int(measure),
+        value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ CARD_POINTS), measure=int(measure),
     )
 
 

@@ -31,22 +31,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES
+from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import deal_one
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import (BETTEL_CODE, DURCH_CODE, PLAY_WEIGHTS, _MODE, bettel_risk, cheap_batch, check_policy,
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, bettel_risk, cheap_batch, check_policy,
                        durch_losers, fixed_discard_values, special_batch)
 from binokel_sim.jit import kernel
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
 
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @dataclass
 class CandidateSet:
     """``K`` candidate exchanges for each of ``n`` views (arrays indexed [view, candidate]).
 
-    ``code``: 0..3 trump, 4 Durch, 5 Bettel; ``cheap``: the cheap-stage value (-inf: none);
+    ``code``: a :class:`~binokel_sim.contracts.Contract` code; ``cheap``: the cheap-stage value (-inf: none);
     ``measure``: Durch losers / Bettel risk (0 for trump).
     """
 
@@ -62,7 +62,7 @@ class CandidateSet:
 
     @property
     def disc_points(self) -> np.ndarray:
-        return self.disc.astype(np.int64) @ _POINTS
+        return self.disc.astype(np.int64) @ CARD_POINTS
 
 
 def _special_value(rules: Rules, code: int, measure: np.ndarray) -> np.ndarray:
@@ -86,7 +86,7 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
     discs, codes, values, measures = [], [], [], []
     if tapp_unseen:
         vals = np.empty((n, 4), dtype=np.float64)
-        dp = tapps.astype(np.int64) @ _POINTS
+        dp = tapps.astype(np.int64) @ CARD_POINTS
         for i in range(n):
             fixed_discard_values(np.ascontiguousarray(hands[i]), dp[i], table, PLAY_WEIGHTS, mode, vals[i])
         for t in range(4):
@@ -182,7 +182,7 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
     vals = np.empty(4, dtype=np.float64)
     table = rules.meld_array()
     for i in range(n):
-        if code[i] < 4:
+        if is_trump(code[i]):
             fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
             out[i] = int(round(vals[code[i]]))
     return out
@@ -202,19 +202,19 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     M = inner.shape[1]
     # Which candidates get played: top_k trump ones -- each trump's best first (by cheap value),
     # then the runners-up -- and a Durch with few losers.
-    is_trump = cs.code < 4
-    cheap = np.where(is_trump, cs.cheap, -np.inf)
+    trump_cand = is_trump(cs.code)
+    cheap = np.where(trump_cand, cs.cheap, -np.inf)
     rank = np.zeros((n, K), dtype=np.int64)
     for t in range(4):
         sel = cs.code == t
         # rank of each candidate among its own trump's (0 = that trump's best)
         vals = np.where(sel, -cheap, np.inf)
         rank += np.where(sel, np.argsort(np.argsort(vals, axis=1, kind="stable"), axis=1, kind="stable"), 0)
-    rank = np.where(is_trump, rank, K)
+    rank = np.where(trump_cand, rank, K)
     order = np.lexsort((-cheap, rank), axis=1)
     play = np.zeros((n, K), dtype=bool)
     play[rows[:, None], order[:, :top_k]] = True
-    play &= is_trump & np.isfinite(cs.cheap)
+    play &= trump_cand & np.isfinite(cs.cheap)
     play |= (cs.code == DURCH_CODE) & (cs.measure <= durch_max_losers)
     vi, ci = np.nonzero(play)
     kept = cs.kept[vi, ci]
@@ -229,7 +229,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     val = val.reshape(-1, M)
     took = took.reshape(-1, M)
     score = np.full((n, K), -np.inf)
-    trump_sel = code < 4
+    trump_sel = is_trump(code)
     score[vi[trump_sel], ci[trump_sel]] = val[trump_sel].mean(axis=1)
     if (~trump_sel).any():
         p = val[~trump_sel].mean(axis=1)
@@ -237,7 +237,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
         failed = special_score(rules, "durch", False)
         score[vi[~trump_sel], ci[~trump_sel]] = p * made + (1 - p) * failed
     # A sure special not played (Bettel, or Durch by the cheap measure) keeps its cheap value.
-    unplayed_special = (cs.code >= 4) & ~play & np.isfinite(cs.cheap)
+    unplayed_special = ~is_trump(cs.code) & ~play & np.isfinite(cs.cheap)
     score[unplayed_special] = cs.cheap[unplayed_special]
     idx = np.argmax(score, axis=1)
     subj = np.zeros((n, M), dtype=np.int64)

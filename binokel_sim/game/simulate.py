@@ -1,4 +1,4 @@
-"""Whole games to the target (RULES.md §3, §4, §7-§9): auction, exchange, surrender, play, score.
+"""Whole games to the target (docs/rules.md §3, §4, §7-§9): auction, exchange, surrender, play, score.
 
 One deal:
 
@@ -20,7 +20,7 @@ reaches ``game.target``: the soloist first, else the higher score, else a decidi
 deal. With ``game.aus`` a player who passes the target during the play claims the
 game at once (the soloist only once its running total also covers the bid).
 
-Game ``g`` uses the deals of stream (seed, :data:`GAME_STREAM`, g): its numbers
+Game ``g`` uses the deals of stream ``game`` (:mod:`binokel_sim.streams`) with index g: its numbers
 depend only on (seed, rules, g), whatever the chunking or the worker count.
 
 >>> from binokel_sim.rules import load_rules
@@ -40,7 +40,9 @@ import numpy as np
 from binokel_sim.cards import SUITS, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation.dd import first_leader
-from binokel_sim.exchange.candidates import DURCH_CODE, PLAY_WEIGHTS, cheap_candidates, play_estimate
+from binokel_sim import streams
+from binokel_sim.contracts import DURCH_CODE
+from binokel_sim.exchange.candidates import PLAY_WEIGHTS, cheap_candidates, play_estimate
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
@@ -48,8 +50,6 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, score_deal, seat_totals, surrender_choice
 from binokel_sim.play.solver import Position, Solver
 
-#: Stream id of the game simulation's deals (distinct from every other use of a seed).
-GAME_STREAM = 0x6A3E
 #: A game still open after this many deals is recorded as unfinished (winner -1).
 MAX_DEALS = 400
 
@@ -245,7 +245,7 @@ def _claim(rules: Rules, o: _Outcome, seat_player: list[int], totals: np.ndarray
 
 
 def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
-    """Winner after a deal, or -1 to play on (RULES.md §9)."""
+    """Winner after a deal, or -1 to play on (docs/rules.md §9)."""
     target = rules.game.target
     if totals.max() < target:
         return -1
@@ -263,7 +263,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     """Play game number ``game`` of ``seed`` to its end (or ``max_deals``)."""
     solver = solver or Solver()
     n = rules.n_seats
-    dealer = Dealer(rules, seed, stream=(GAME_STREAM, game))
+    dealer = Dealer(rules, seed, stream=streams.stream("game", game))
     totals = np.zeros(n, dtype=np.int64)
     rec = GameRecord(game=game, deals=0, winner=-1, totals=[0] * n)
     for j in range(max_deals):
@@ -290,4 +290,4 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     return rec
 
 
-__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord", "GAME_STREAM"]
+__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord"]
