@@ -12,8 +12,7 @@ four trumps:
 
 It also ranks the special contracts: Durch by :func:`durch_losers` (soloist cards that
 an unseen card beats; 0 means a sure Durch), Bettel by :func:`bettel_risk`.
-The ``sampled`` policy (:mod:`binokel_sim.exchange_sampled`) re-scores the best
-candidates of this stage by double-dummy play.
+The ``sampled`` policy (:mod:`binokel_sim.exchange.policy`) re-scores them by double-dummy play.
 
 >>> from binokel_sim.rules import load_rules
 >>> r = load_rules("standard")
@@ -35,7 +34,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 
 POLICIES = ("melds", "heuristic", "sampled")
 _MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
@@ -331,22 +330,31 @@ def special_candidates(hand: np.ndarray, tapp: np.ndarray, rules: Rules) -> list
     return out
 
 
-def cheap_candidates(hand, tapp, rules: Rules, policy: str = "heuristic", per_trump: int = 1,
+def cheap_candidates(hand, tapp, rules: Rules | str = "standard", policy: str = "heuristic", per_trump: int = 1,
                      specials: bool = True, weights: np.ndarray | None = None) -> list[Candidate]:
     """Candidates of the cheap stage, best first: the ``per_trump`` best discards at each trump
     (by the ``melds`` or ``heuristic`` value), then the Durch/Bettel candidates if ``specials``.
 
+    The validating facade (card text, lists or types checked once), then :func:`rank_exchanges`.
     A sure special (measure 0) is worth its contract value and so sorts to the top.
     """
+    rules = as_rules(rules)
     check_policy(policy)
     h, t = pool_of(hand, tapp, rules)
+    return rank_exchanges(h, t, rules, _MODE[policy], per_trump, specials, weights)
+
+
+def rank_exchanges(h: np.ndarray, t: np.ndarray, rules: Rules, mode: int = 1, per_trump: int = 1,
+                   specials: bool = True, weights: np.ndarray | None = None) -> list[Candidate]:
+    """The array path of :func:`cheap_candidates`: count vectors (uint8[24]) of a valid hand and Tapp,
+    ``mode`` 0 (``melds``) or 1 (``heuristic``); no parsing or checks, for the engine's loops."""
     pool = (h + t).astype(np.uint8)
     table = rules.meld_array()
     w = PLAY_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
     discs = np.empty((discard_bound(rules), N_TYPES), dtype=np.uint8)
     out_disc = np.zeros((4, per_trump, N_TYPES), dtype=np.uint8)
     out_value = np.empty((4, per_trump), dtype=np.float64)
-    best_per_trump(pool, np.int64(rules.layout.tapp_size), table, w, np.int64(_MODE[policy]), discs, out_disc, out_value)
+    best_per_trump(pool, np.int64(rules.layout.tapp_size), table, w, np.int64(mode), discs, out_disc, out_value)
     cands = [
         make_candidate(pool, out_disc[tr, j], "trump", tr, out_value[tr, j], table)
         for tr in range(4) for j in range(per_trump) if np.isfinite(out_value[tr, j])
