@@ -53,7 +53,8 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
     bids = questions(rules, df, span) if bids is None else bids
     pred = f.p_make(f.total_of(df[list(FEATURES)].to_numpy()), bids)
     trump = is_trump(df["code"].to_numpy())
-    made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids), df["special_made"].to_numpy(bool))
+    made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids),
+                    df["special_made"].to_numpy(bool))
     edges = np.linspace(0.0, 1.0, bins + 1)
     k = np.clip(np.digitize(pred, edges) - 1, 0, bins - 1)
     rows = []

@@ -53,7 +53,8 @@ def fit(rules: Rules, train: pd.DataFrame, test: pd.DataFrame, features=FORMULA_
     pred, pred_t = x @ beta, xt @ beta
     stats = {
         "n_train": int(len(y)), "n_test": int(len(yt)), "r2_train": _r2(y, pred), "r2_test": _r2(yt, pred_t),
-        "rmse_train": float(np.sqrt(((y - pred) ** 2).mean())), "rmse_test": float(np.sqrt(((yt - pred_t) ** 2).mean())),
+        "rmse_train": float(np.sqrt(((y - pred) ** 2).mean())),
+        "rmse_test": float(np.sqrt(((yt - pred_t) ** 2).mean())),
     }
     f = Formula(rules=rules.name, intercept=float(beta[0]), coef={k: float(b) for k, b in zip(features, beta[1:])},
                 sd=stats["rmse_test"], provenance={**(provenance or {}), **stats})

@@ -159,7 +159,8 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     kept = df[(df["scope"] == "kept") & (df["event"] == "meld_mean_best")].iloc[0]
     mean = events[events["event"] == "meld_mean_best"].iloc[0]
     s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {mean['value']:.1f} "
-                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} ± {kept['stderr']:.1f}.")
+                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} "
+                   f"± {kept['stderr']:.1f}.")
     shown = pmf[pmf["value"] > 0]
     s2.tables.append(("P(best meld total = v), Monte Carlo and exact",
                       shown[["total", "value", "stderr", "exact", "z", "n"]]))

@@ -78,7 +78,7 @@ def main() -> None:
         # The kept search is slower: a quarter of the deals gives as steady a number.
         n = args.deals // 4 if name == "all" else args.deals
         runs[name] = {f"{w}_core": measure(fn, n, w, args.repeat) for w in (1, 2)}
-    for name, by in runs.items():
+    for by in runs.values():
         for key, r in by.items():
             r["ratio_to_baseline"] = round(r["deals_per_s"] / runs["deal_only"][key]["deals_per_s"], 3)
     out = {

@@ -149,14 +149,16 @@ def to_cards(value: "str | Iterable[str] | Iterable[int] | Hand") -> list[int]:
     if isinstance(value, Hand):
         return cards_of(value.counts)
     items = list(value)
-    if all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in items):
-        bad = [c for c in items if not 0 <= int(c) < N_TYPES]
+    ints = [int(c) for c in items if isinstance(c, (int, np.integer)) and not isinstance(c, bool)]
+    if len(ints) == len(items):
+        bad = [c for c in ints if not 0 <= c < N_TYPES]
         if bad:
             raise InputError(f"card type {bad[0]} out of range 0..{N_TYPES - 1}")
-        return [int(c) for c in items]
-    if not all(isinstance(c, str) for c in items):
+        return ints
+    texts = [c for c in items if isinstance(c, str)]
+    if len(texts) != len(items):
         raise InputError(f"expected card text like 'EA', got {items!r}")
-    return parse_cards(" ".join(items))
+    return parse_cards(" ".join(texts))
 
 
 def parse_card(text: str) -> int:
@@ -199,7 +201,8 @@ def cards_of(counts: np.ndarray) -> list[int]:
 def deck_types(sevens: bool) -> np.ndarray:
     """The deck as a sorted array of card types with each type twice (40 or 48 cards)."""
     ranks = N_RANKS if sevens else N_RANKS - 1
-    return np.array([card_type(s, r) for s in range(N_SUITS) for r in range(ranks) for _ in range(COPIES)], dtype=np.int8)
+    return np.array([card_type(s, r) for s in range(N_SUITS) for r in range(ranks) for _ in range(COPIES)],
+                    dtype=np.int8)
 
 
 def parse_suit(text: str) -> int:

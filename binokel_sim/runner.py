@@ -314,8 +314,9 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs") -> list[list
     bar.update(total - sum(c.size for _, c in todo))
 
     def finish(j: int, c: Chunk, value: Any) -> None:
-        if ckpts[j] is not None:
-            ckpts[j].save(c, value)
+        ckpt = ckpts[j]
+        if ckpt is not None:
+            ckpt.save(c, value)
         results[j][c.index] = value
         bar.update(c.size)
 
@@ -363,7 +364,8 @@ def connect(address: str, timeout: float = 10.0):
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"--scheduler: cannot reach {address}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"--scheduler: cannot reach {address}: {why}") from None
 
 
 def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,

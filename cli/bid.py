@@ -27,7 +27,8 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
     ]
     shown = ev.bids.head(rows)
     for r in shown.itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f} {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
+        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f}"
+                     f" {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
                      f" {r.p_surrender:>10.3f}")
     if len(ev.bids) > rows:
         lines.append(f"  ... {len(ev.bids) - rows} more rows (--json or --out for all)")
@@ -52,7 +53,8 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="The hand's seat (0 = forehand); decides who leads the first trick.")
 @rules_option
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True, help="Random deals of the unseen cards.")
+@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Random deals of the unseen cards.")
 @seed_option
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--policy", type=click.Choice(POLICIES), default="sampled", show_default=True,

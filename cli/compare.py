@@ -21,7 +21,8 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Deals per rule set for the meld and Durch figures.")
 @click.option("--played", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 cards, minutes at 48; 0 skips it).")
+              help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 "
+                   "cards, minutes at 48; 0 skips it).")
 @seed_option
 @out_option("The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
 @charts_options

@@ -14,7 +14,8 @@ def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: 
 
     def deco(f: Callable) -> Callable:
         if melds_only:
-            f = click.option("--melds-only", is_flag=True, help="Melds and discards only: no double-dummy play (fast).")(f)
+            f = click.option("--melds-only", is_flag=True,
+                             help="Melds and discards only: no double-dummy play (fast).")(f)
         f = click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
                          help="Exchange policy of the soloist.")(f)
         return click.option("--deals", type=click.IntRange(min=2), default=deals, show_default=True,

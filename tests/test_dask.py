@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-LocalCluster = pytest.importorskip("distributed", reason="needs the 'distributed' extra (pip install -e '.[distributed]')").LocalCluster
-
 import scale_jobs
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Checkpoint, Job, Scale, run_jobs
+
+distributed = pytest.importorskip("distributed", reason="needs the 'distributed' extra: pip install '.[distributed]'")
+LocalCluster = distributed.LocalCluster
 
 
 @pytest.fixture(scope="module")

@@ -114,7 +114,8 @@ def test_inner_deals_are_the_unseen_cards():
     deck = np.full(24, 2, dtype=np.int64)
     deck[5::6] = 0
     out = np.zeros((1, 5, 3, 24), dtype=np.uint8)
-    inner_hands(np.uint64(1), np.uint64(2), np.zeros(1, np.int64), pool, deck, np.int64(5), np.array([1, 2]), np.int64(12), out)
+    inner_hands(np.uint64(1), np.uint64(2), np.zeros(1, np.int64), pool, deck, np.int64(5), np.array([1, 2]),
+                np.int64(12), out)
     assert (out[0, :, 0].sum(axis=1) == 0).all()
     assert (out[0, :, 1:].sum(axis=2) == 12).all()
     assert (out[0, :, 1] + out[0, :, 2] == deck - pool[0]).all()

@@ -120,7 +120,7 @@ def test_full_size_pmfs_are_distributions(preset):
     pmfs = kept_distributions(rules)  # kept_counts asserts that the counts add up to comb(deck, cards)
     unit = meld_unit(rules.melds)
     full = {q: total_distribution(rules, cards, q) for q in ("trump_E", "best")}
-    for q, pmf in pmfs.items():
+    for pmf in pmfs.values():
         assert sum(pmf.values()) == 1 and all(p > 0 for p in pmf.values())
         assert all(v % unit == 0 for v in pmf)
     assert pmfs["trump_E"] == pmfs["trump_H"]  # E and H are interchangeable

@@ -8,8 +8,8 @@ import pytest
 from binokel_sim.cards import CARD_POINTS, Hand, cards_of, counts_of, parse_cards
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
-from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, best_per_trump, cheap_candidates, discard_bound, durch_losers,
-                                  enumerate_discards, play_estimate)
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, best_per_trump, cheap_candidates, discard_bound,
+                                             durch_losers, enumerate_discards, play_estimate)
 from binokel_sim.exchange.policy import build_candidates, choose
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import load_rules

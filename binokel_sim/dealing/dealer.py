@@ -104,7 +104,8 @@ def make_spec(rules: Rules, predealt: Mapping[int | str, Iterable[int] | str] | 
             used[c] += 1
     over = np.nonzero(used > COPIES)[0]
     if over.size:
-        raise InputError(f"predealt: card {format_cards([int(over[0])])} given {int(used[over[0]])} times (at most twice)")
+        card = int(over[0])
+        raise InputError(f"predealt: card {format_cards([card])} given {int(used[card])} times (at most twice)")
     deck = deck_types(rules.layout.sevens)
     remaining = np.bincount(deck, minlength=N_TYPES) - used
     free = np.repeat(np.arange(N_TYPES, dtype=np.int8), remaining)

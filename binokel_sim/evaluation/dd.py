@@ -120,10 +120,10 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
     special_rows = np.nonzero(~is_trump(code))[0]
     if special_rows.size:
         made = (dd.specials or default_specials)()
-        side = rules.layout.partners(soloist)
+        seats = rules.layout.partners(soloist)
         for i in special_rows:
-            leader = first_leader(rules, soloist, int(code[i]))
-            ok = bool(made(int(code[i]), counts[i], soloist, side, leader, int(rules.play.last_trick)))
+            lead = first_leader(rules, soloist, int(code[i]))
+            ok = bool(made(int(code[i]), counts[i], soloist, seats, lead, int(rules.play.last_trick)))
             value[i] = ok
             took[i] = ok
     return value, took

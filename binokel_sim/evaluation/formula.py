@@ -92,7 +92,8 @@ class Formula:
             else:
                 parts.append(names[f].format(f"{c:+.0f}"))
         return (f"Expect about {self.intercept:.0f} + " + ", ".join(parts)
-                + f" (give or take {self.sd:.0f}); bid up to that minus about {self.sd * 0.85:.0f} to make it 80 % of the time.")
+                + f" (give or take {self.sd:.0f}); bid up to that minus about {self.sd * 0.85:.0f}"
+                " to make it 80 % of the time.")
 
 
 def load_formula(rules: Rules | str = "standard", path: str | Path | None = None) -> Formula:

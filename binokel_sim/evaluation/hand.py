@@ -153,6 +153,7 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     result = _result(rules, code, value, made_special)
     base_result = result
     if baseline:
+        assert base is not None  # chosen above when not given
         # The baseline: hand as dealt, Tapp laid away unseen, the hand-only contract.
         base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ CARD_POINTS, hands, dd)
         base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
@@ -339,7 +340,8 @@ class ExchangeChoice:
         return self.candidate.announce()
 
 
-def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str = "sampled", seat: int = 0,
+def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str = "sampled",
+                    seat: int = 0,
                     seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
     """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
 

@@ -379,7 +379,7 @@ def discard_buffer(pools, dsize):
 
 @kernel
 def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
-    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+    """:func:`best_per_trump` per row of ``pools`` (uint8[n, 24]) into ``out_disc[n, 4, per, 24]``, ``out_value``."""
     discs = discard_buffer(pools, dsize)
     for i in range(pools.shape[0]):
         best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])

@@ -31,7 +31,7 @@ import itertools
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb, prod
 
 import numpy as np
@@ -47,7 +47,7 @@ MAX_CELLS = 20_000_000
 S_G, S_S = SUITS.index("G"), SUITS.index("S")
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_patterns(ranks: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every way a suit of ``ranks`` ranks (two copies each) meets a hand: (counts, number of card subsets)."""
     return tuple((c, prod(comb(2, x) for x in c)) for c in itertools.product(range(3), repeat=ranks))
