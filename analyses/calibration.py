@@ -35,7 +35,7 @@ from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Scale
 from binokel_sim.scoring import bid_ladder
 
-STREAM_CALIBRATION = streams.CALIBRATION
+STREAM_CALIBRATION = streams.stream("calibration")
 
 
 def questions(rules: Rules, df: pd.DataFrame, span: int = 300) -> np.ndarray:

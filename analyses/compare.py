@@ -57,7 +57,7 @@ MELD_EVENTS = {
 def durch_chunk(job: Job, chunk: Chunk) -> np.ndarray:
     """Per deal of the chunk: 1 when seat 0's hand + Tapp allows a sure Durch (cheap measure 0)."""
     rules = job.rules
-    rows = Dealer(rules, job.seed, stream=streams.COMPARE_DURCH).deal(chunk.size, start=chunk.start)
+    rows = Dealer(rules, job.seed, stream=streams.stream("compare_durch")).deal(chunk.size, start=chunk.start)
     sl = seat_slices(rules)
     pools = np.zeros((chunk.size, 24), dtype=np.uint8)
     for i, row in enumerate(rows):
@@ -74,7 +74,7 @@ def durch_chunk(job: Job, chunk: Chunk) -> np.ndarray:
 def play_chunk(job: Job, chunk: Chunk) -> list[dict[str, Any]]:
     """Per deal of the chunk: the simulated deal's soloist score, bid, contract, total."""
     rules = job.rules
-    rows = Dealer(rules, job.seed, stream=streams.COMPARE_PLAY).deal(chunk.size, start=chunk.start)
+    rows = Dealer(rules, job.seed, stream=streams.stream("compare_play")).deal(chunk.size, start=chunk.start)
     solver = Solver()
     out = []
     for row in rows:

@@ -31,7 +31,7 @@ from binokel_sim.runner import Scale
 #: Features the formula uses (a subset of hand_features.FEATURES a player can count quickly).
 FORMULA_FEATURES = ("melds", "aces", "tens", "trump_len")
 #: Test deals: a stream of their own (independent of the training deals).
-STREAM_TEST = streams.FORMULA_TEST
+STREAM_TEST = streams.stream("formula_test")
 
 
 def _xy(df: pd.DataFrame, features) -> tuple[np.ndarray, np.ndarray]:

@@ -35,7 +35,7 @@ HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
 
 def solver_seconds_per_deal(rules, deals: int, seed: int) -> float:
     """Plain double-dummy maximum of random deals (forehand soloist, best meld trump, melds as bonus)."""
-    hands, _ = deal_counts(Dealer(rules, seed, stream=streams.BENCH_BID).deal(deals), rules)
+    hands, _ = deal_counts(Dealer(rules, seed, stream=streams.stream("bench_bid")).deal(deals), rules)
     table = rules.meld_array()
     trump = np.empty(deals, np.int8)
     bonus = np.zeros((deals, rules.n_seats), np.int32)

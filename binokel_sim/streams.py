@@ -9,7 +9,7 @@ checks that none collide. A stream ``per`` something (a game) appends that index
 
 Changing a path changes every seeded number of its use: never renumber one.
 
->>> STREAMS["study"].path, stream("game", 3)
+>>> stream("study"), stream("game", 3)
 ((4, 4), (27198, 3))
 """
 
@@ -47,22 +47,11 @@ _TABLE = (
 #: Every stream by name.
 STREAMS: dict[str, Stream] = {s.name: s for s in _TABLE}
 
-DEAL = STREAMS["deal"].path
-MELD_ODDS = STREAMS["meld_odds"].path
-EVAL_DEALS = STREAMS["eval_deals"].path
-EVAL_INNER = STREAMS["eval_inner"].path
-EVAL_BASE = STREAMS["eval_base"].path
-STUDY = STREAMS["study"].path
-FORMULA_TEST = STREAMS["formula_test"].path
-CALIBRATION = STREAMS["calibration"].path
-COMPARE_DURCH = STREAMS["compare_durch"].path
-COMPARE_PLAY = STREAMS["compare_play"].path
-SCALE_TEST = STREAMS["scale_test"].path
-BENCH_BID = STREAMS["bench_bid"].path
-
 
 def stream(name: str, *index: int) -> tuple[int, ...]:
     """The path of stream ``name``; a ``per`` stream takes its index (``stream("game", g)``)."""
+    if name not in STREAMS:
+        raise ValueError(f"unknown stream {name!r} (add it to binokel_sim.streams)")
     s = STREAMS[name]
     if (s.per is not None) != bool(index) or len(index) > 1:
         raise ValueError(f"stream {name!r} takes {'one ' + s.per + ' index' if s.per else 'no index'}")

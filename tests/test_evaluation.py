@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.runner import Scale
+from binokel_sim.contracts import Contract
 from binokel_sim.cards import CARD_POINTS, Hand, counts_of, parse_cards
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
@@ -39,7 +40,7 @@ def toy_specials():
     # A Durch is "made" when no other hand holds a card beating one of the soloist's.
     def made(code, counts, soloist, side, leader, last):
         others = sum(counts[s].astype(np.int64) for s in range(counts.shape[0]) if s != soloist)
-        return code == 4 and durch_losers(counts[soloist], (2 - others).astype(np.uint8)) == 0
+        return code == Contract.DURCH and durch_losers(counts[soloist], (2 - others).astype(np.uint8)) == 0
     return made
 
 

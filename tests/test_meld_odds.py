@@ -42,7 +42,7 @@ def reference_levels(c):
 def test_fused_deal_and_score_match_dealer_and_melds(preset):
     rules = load_rules(preset)
     ds, st = deal_setup(rules, 11), score_tables(rules)
-    rows = Dealer(rules, seed=11, stream=streams.MELD_ODDS).deal(150)
+    rows = Dealer(rules, seed=11, stream=streams.stream("meld_odds")).deal(150)
     buf = np.empty(ds.free.shape[0], dtype=np.int8)
     pat = np.zeros((rules.layout.players + 1, 4), dtype=np.int64)
     tot, ref, table = np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), rules.meld_array()
@@ -76,7 +76,7 @@ def test_estimates_and_cluster_errors_match_a_per_deal_computation():
     """Rows recomputed from per-deal counts c (members with the event / summed totals)."""
     deals = 400
     df = meld_odds_table(STANDARD, deals, seed=9, scale=Scale(workers=1)).set_index(["scope", "event"])
-    dealer = Dealer(STANDARD, seed=9, stream=streams.MELD_ODDS)
+    dealer = Dealer(STANDARD, seed=9, stream=streams.stream("meld_odds"))
     sl = seat_slices(STANDARD)
     table, tot = STANDARD.meld_array(), np.zeros(4, dtype=np.int64)
     per_deal = {k: [] for k in ("binokel", "pair_G", "best", "trump_S", "ge150", "pmf120", "tapp_best", "kept_best")}

@@ -24,10 +24,11 @@ def test_keys_differ_per_stream():
 
 def test_paths_are_pinned():
     # Renumbering a stream changes every seeded figure of its use.
-    assert streams.MELD_ODDS == (6,) and streams.STUDY == (4, 4) and streams.stream("game", 2) == (0x6A3E, 2)
+    assert streams.stream("meld_odds") == (6,) and streams.stream("study") == (4, 4)
+    assert streams.stream("game", 2) == (0x6A3E, 2)
     assert [s.path for s in streams.STREAMS.values()][2:8] == [(4, 1), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6)]
     direct = np.random.SeedSequence(1, spawn_key=(6,)).generate_state(2, np.uint64)
-    assert int(derive_key(1, *streams.MELD_ODDS)[0]) == int(direct[0])
+    assert int(derive_key(1, *streams.stream("meld_odds"))[0]) == int(direct[0])
 
 
 def test_stream_index_checked():
@@ -37,3 +38,5 @@ def test_stream_index_checked():
         streams.stream("game")
     with pytest.raises(ValueError):
         streams.stream("study", 1)
+    with pytest.raises(ValueError):
+        streams.stream("no such stream")

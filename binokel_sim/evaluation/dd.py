@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from binokel_sim.contracts import DURCH_CODE, is_trump
+from binokel_sim.contracts import DURCH_CODE, Contract, is_trump
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import Rules
@@ -112,7 +112,7 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
                 bonus[:, s] = m
             else:
                 value[trump_rows] += m  # melds count without a trick: add them outside the play
-        leader = np.full(trump_rows.size, first_leader(rules, soloist, 0), dtype=np.int8)
+        leader = np.full(trump_rows.size, first_leader(rules, soloist, Contract.E), dtype=np.int8)
         side = np.full(trump_rows.size, mask, dtype=np.uint8)
         pts = np.asarray(solver(c, tr, leader, side, bonus, int(rules.play.last_trick)), dtype=np.int64)
         value[trump_rows] += round_points(disc_points[trump_rows].astype(np.int64) + pts, rules)

@@ -44,7 +44,7 @@ from binokel_sim.runner import Chunk, Scale, chunk_ranges, run_local_chunks
 from binokel_sim.scoring import bid_ladder, special_score, surrender_choice
 
 #: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
-STREAM_DEALS, STREAM_INNER, STREAM_BASE = streams.EVAL_DEALS, streams.EVAL_INNER, streams.EVAL_BASE
+STREAM_DEALS, STREAM_INNER, STREAM_BASE = (streams.stream(s) for s in ("eval_deals", "eval_inner", "eval_base"))
 
 
 @dataclass(frozen=True)

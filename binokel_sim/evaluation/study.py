@@ -35,7 +35,7 @@ from binokel_sim.melds.scorer import totals_by_trump
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, run_local_chunks
 
-STREAM_STUDY = streams.STUDY
+STREAM_STUDY = streams.stream("study")
 
 
 def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -251,12 +251,12 @@ class DealSetup:
 
 
 def deal_setup(rules: Rules, seed: int) -> DealSetup:
-    """The meld-odds deals of ``seed``: those of ``Dealer(rules, seed, stream=streams.MELD_ODDS)``."""
+    """The meld-odds deals of ``seed``: those of ``Dealer(rules, seed, stream=streams.stream("meld_odds"))``."""
     lay = rules.layout
     spec = make_spec(rules)
     ends = np.array([lay.hand_size * (i + 1) for i in range(lay.players)] + [spec.free.shape[0]], dtype=np.int64)
     limits, magic = draw_tables(spec.free.shape[0])
-    return DealSetup(derive_key(seed, *streams.MELD_ODDS), spec.free, ends, limits, magic)
+    return DealSetup(derive_key(seed, *streams.stream("meld_odds")), spec.free, ends, limits, magic)
 
 
 def run_meld_tally(rules: Rules, deals: int, seed: int, scopes: tuple[str, ...] = SCOPES,
