@@ -36,8 +36,8 @@ from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_tr
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import Candidate, as_counts, check_policy, make_candidate, pool_of
-from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
+from binokel_sim.exchange.candidates import Candidate, as_counts, check_policy, pool_of
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose, inner_hands
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Scale, chunk_ranges, run_local_chunks
@@ -371,6 +371,5 @@ def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standar
         est = (np.array([cs.cheap[0, j]]) if st.policy != "sampled"
                else np.where(est > 0, special_score(rules, contract, True), special_score(rules, contract, False)))
     se = float(est.std(ddof=1) / np.sqrt(est.size)) if est.size > 1 else float("nan")
-    cand = make_candidate(cs.pool[0], cs.disc[0, j], contract, code if is_trump(code) else -1, float(est.mean()),
-                          rules.meld_array(), int(cs.measure[0, j]))
+    cand = candidate_at(rules, cs, 0, j, float(est.mean()))
     return ExchangeChoice(candidate=cand, estimate=float(est.mean()), estimate_se=se, n=int(est.size))

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES
-from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
+from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import deal_one
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, bettel_risk, cheap_batch, check_policy,
-                       durch_losers, fixed_discard_values, special_batch)
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
+                                             durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
 from binokel_sim.jit import kernel
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import special_score
 
 
@@ -111,8 +111,9 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
         meas = np.empty(n, dtype=np.int64)
         from_hand = code == DURCH_CODE and not rules.durch.uses_tapp
         if tapp_unseen or from_hand:
+            # Durch from the hand is announced without the Tapp (docs/rules.md §8): only the hand is seen.
             disc[:] = tapps
-            seen = hands if tapp_unseen else pools
+            seen = hands
             measure = durch_losers if code == DURCH_CODE else bettel_risk
             for i in range(n):
                 meas[i] = measure(hands[i], seen[i])
@@ -249,3 +250,28 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
             subj[i] = val[r]
             subj_took[i] = took[r]
     return Choice(index=idx, subjective=subj, subjective_took=subj_took)
+
+
+def candidate_at(rules: Rules, cs: CandidateSet, i: int, j: int, value: float | None = None) -> Candidate:
+    """Candidate ``j`` of view ``i`` as a :class:`Candidate` (``value``: default its cheap value)."""
+    code = int(cs.code[i, j])
+    trump = code if is_trump(code) else -1
+    return make_candidate(cs.pool[i], cs.disc[i, j], "trump" if trump >= 0 else CONTRACT_NAMES[code], trump,
+                          float(cs.cheap[i, j]) if value is None else value, rules.meld_array(), int(cs.measure[i, j]))
+
+
+def cheap_candidates(hand, tapp, rules: Rules | str = "standard", policy: str = "heuristic",
+                     per_trump: int = 1) -> list[Candidate]:
+    """The cheap stage's candidates for one hand + Tapp, best first: the ``per_trump`` best discards at
+    each trump (by the ``melds`` or ``heuristic`` value), then Durch / Bettel where the rules allow them.
+
+    The validating facade (card text, lists or types, checked once) over :func:`build_candidates`.
+    A sure special (measure 0) is worth its contract value and so sorts to the top.
+    """
+    rules = as_rules(rules)
+    check_policy(policy)
+    h, t = pool_of(hand, tapp, rules)
+    cs = build_candidates(rules, h[None], t[None], policy, per_trump=per_trump)
+    cols = [j for j in range(cs.code.shape[1]) if not is_trump(cs.code[0, j]) or np.isfinite(cs.cheap[0, j])]
+    # Stable sort: equal values keep trump order, so the choice is deterministic.
+    return sorted((candidate_at(rules, cs, 0, j) for j in cols), key=lambda c: -c.value)

@@ -5,7 +5,7 @@ One deal:
 1. **Auction** -- each seat bids up to its ceiling from a fast estimator of its hand
    (:func:`ceiling`), see :func:`binokel_sim.game.auction.auction`.
 2. **Exchange** -- the soloist takes the Tapp and picks discard and contract with the
-   exchange optimiser's cheap stage (:func:`binokel_sim.exchange.candidates.rank_exchanges`, its
+   exchange optimiser's cheap stage (:func:`binokel_sim.exchange.policy.build_candidates`, the
    array path: no input validation per deal; policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
 3. **Surrender** -- the soloist goes out when its own estimate of the total is below the
    bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
@@ -42,7 +42,8 @@ from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation.dd import first_leader
 from binokel_sim import streams
 from binokel_sim.contracts import DURCH_CODE
-from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate, rank_exchanges
+from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
@@ -180,7 +181,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
     sol, bid = auction([ceiling(h, rules) for h in hands], rules)
-    best = rank_exchanges(hands[sol], counts_of(row[sl[n]], check=False), rules, mode=1)[0]
+    cs = build_candidates(rules, hands[sol][None], counts_of(row[sl[n]], check=False)[None], "heuristic", per_trump=1)
+    best = candidate_at(rules, cs, 0, int(choose(rules, sol, cs, "heuristic").index[0]))
     kept = counts_of(best.kept)
     table = rules.meld_array()
     side = rules.layout.partners(sol)
