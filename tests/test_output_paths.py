@@ -7,7 +7,7 @@ rejected while the command line is parsed, before anything is computed.
 from __future__ import annotations
 
 import pytest
-from clitools import assert_one_line_error
+from clitools import assert_one_line_error, walk_commands
 
 from binokel_sim.cli import commands
 
@@ -29,18 +29,10 @@ WRITERS = [
 ]
 
 
-def _walk(group, prefix=()):
-    for name, cmd in group.commands.items():
-        if hasattr(cmd, "commands"):
-            yield from _walk(cmd, prefix + (name,))
-        else:
-            yield prefix + (name,), cmd
-
-
 @pytest.fixture
 def no_work(monkeypatch):
     """Every command body fails the test if it runs."""
-    for _, cmd in _walk(commands.cli):
+    for _, cmd in walk_commands(commands.cli):
         monkeypatch.setattr(cmd, "callback", lambda *a, **k: pytest.fail("the command started work"))
 
 
@@ -49,7 +41,7 @@ def test_every_writing_command_is_listed():
                                                                                       "commands") else (words[0],)
                for words, _ in WRITERS}
     found = set()
-    for path, cmd in _walk(commands.cli):
+    for path, cmd in walk_commands(commands.cli):
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
