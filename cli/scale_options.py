@@ -4,7 +4,7 @@
 argument (a :class:`binokel_sim.runner.Scale`) instead; the progress bar follows the
 command's ``--quiet`` flag when it has one. None of the options changes the numbers.
 
-    @odds.command("tapp")
+    @click.command("tapp")
     @rules_option
     @seed_option
     @quiet_option

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from clitools import run_cli, walk_commands
 
 from binokel_sim.cli import commands
@@ -44,3 +46,12 @@ def test_solve_prints_indented_json(capsys):
     code, out, err = run_cli(capsys, "solve", "--hands", "EA E10 / GA G10 / HA H10", "--trump", "E", "--json")
     assert code == 0, err
     assert out.startswith("{\n  ") and '"solo_points": ' in out
+
+
+def test_compare_takes_presets_and_repeated_rules(capsys, tmp_path):
+    club = tmp_path / "club.toml"
+    club.write_text('inherits = "standard"\nname = "club"\n[melds]\nbinokel = 60\n')
+    code, out, err = run_cli(capsys, "compare", "kreuz", "--rules", "standard", "--rules", str(club), "--deals", "200",
+                             "--played", "0", "--json", "-q")
+    assert code == 0, err
+    assert json.loads(out)["provenance"]["rules"] == ["kreuz", "standard", "club"]

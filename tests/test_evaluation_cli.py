@@ -2,6 +2,7 @@
 
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import binokel_sim.evaluation.dd as evaluation_dd
@@ -77,3 +78,16 @@ def test_odds_bids_table(capsys, toy_dd):
             assert r["safe_p_make"] >= 0.8
     assert_one_line_error(capsys, "odds", "bids", "--melds-only", contains="--melds-only")
     assert_one_line_error(capsys, "odds", "tapp", "--chart-format", "gif", contains="gif")
+
+
+def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
+    rep = run_json(capsys, "fit", "formula", "--deals", "24", "--seed", "5", "--out", str(tmp_path / "f.csv"), "-q")
+    f = rep["formula"]
+    assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals_train"] == 24
+    assert f["provenance"]["command"].startswith("binokel fit formula --rules standard --deals 24")
+    assert 0 < f["provenance"]["n_train"] <= 24 and f["provenance"]["n_test"] <= 12
+    table = pd.read_csv(tmp_path / "f.csv")
+    assert table["term"].tolist() == ["intercept", "melds", "aces", "tens", "trump_len"]
+    rep = run_json(capsys, "calibrate", "--deals", "30", "--seed", "2", "--charts", str(tmp_path / "ch"), "-q")
+    assert rep["rules"] == "standard" and rep["deals"] == 30 and sum(r["n"] for r in rep["table"]) == 30
+    assert (tmp_path / "ch" / "calibration.png").read_bytes()[:4] == b"\x89PNG"
