@@ -6,7 +6,7 @@ The prediction is the hand formula's P(make) (:class:`binokel_sim.evaluation.for
 the outcome is whether the double-dummy play made it. Pairs are binned by predicted
 probability; a calibrated advisor is within a few points in every bin.
 
-    python -m binokel_sim.analyses.calibration --rules standard --deals 1000 --seed 2 --out cal.csv --chart cal.png
+    binokel calibrate --rules standard --deals 1000 --seed 2 --out cal.csv --charts charts/
 
 >>> import numpy as np, pandas as pd
 >>> from binokel_sim.evaluation.formula import Formula
@@ -21,19 +21,21 @@ probability; a calibrated advisor is within a few points in every bin.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
+import os
 
 import numpy as np
 import pandas as pd
 
+from binokel_sim import streams
+from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.formula import Formula, load_formula
 from binokel_sim.evaluation.features import FEATURES
-from binokel_sim.rules import Rules, load_rules
+from binokel_sim.errors import check_count
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.runner import Scale
 from binokel_sim.scoring import bid_ladder
 
-STREAM_CALIBRATION = (4, 6)
+STREAM_CALIBRATION = streams.stream("calibration")
 
 
 def questions(rules: Rules, df: pd.DataFrame, span: int = 300) -> np.ndarray:
@@ -50,8 +52,9 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
     """
     bids = questions(rules, df, span) if bids is None else bids
     pred = f.p_make(f.total_of(df[list(FEATURES)].to_numpy()), bids)
-    trump = df["code"].to_numpy() < 4
-    made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids), df["special_made"].to_numpy(bool))
+    trump = is_trump(df["code"].to_numpy())
+    made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids),
+                    df["special_made"].to_numpy(bool))
     edges = np.linspace(0.0, 1.0, bins + 1)
     k = np.clip(np.digitize(pred, edges) - 1, 0, bins - 1)
     rows = []
@@ -85,31 +88,19 @@ def chart(table: pd.DataFrame, title: str):
     return fig
 
 
-def main(argv: list[str] | None = None) -> None:
+def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1000, seed: int = 2,
+              policy: str = "heuristic", scale: Scale | None = None) -> pd.DataFrame:
+    """The committed hand formula's calibration table on ``deals`` double-dummy deals of their own stream.
+
+    Provenance (rules, seed, deals, policy, the largest gap) is in ``df.attrs``.
+    """
     from binokel_sim.evaluation.study import study_deals
-    from binokel_sim.output import write_figure, write_table
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="standard")
-    ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--policy", default="heuristic")
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--chart", default=None)
-    a = ap.parse_args(argv)
-    rules = load_rules(a.rules)
+    rules = as_rules(rules)
+    check_count("deals", deals, minimum=2)
     f = load_formula(rules)
-    df = study_deals(rules, a.deals, a.seed, a.policy, workers=a.workers, progress=sys.stderr.isatty(),
-                     stream=STREAM_CALIBRATION, baseline=False)
+    df = study_deals(rules, deals, seed, policy, stream=STREAM_CALIBRATION, baseline=False, scale=scale)
     table = calibration_table(rules, f, df)
-    if a.out:
-        write_table(table, a.out)
-    if a.chart:
-        write_figure(chart(table, f"Calibration, {rules.name}, n = {a.deals}, seed {a.seed}"), a.chart)
-    print(json.dumps({"rules": rules.name, "seed": a.seed, "deals": a.deals, "policy": a.policy,
-                      "max_abs_gap": float(table["gap"].abs().max()), "table": table.to_dict(orient="records")}, indent=2))
-
-
-if __name__ == "__main__":
-    main()
+    table.attrs.update({"study": "calibration", "rules": rules.name, "seed": seed, "deals": deals, "policy": policy,
+                        "max_abs_gap": float(table["gap"].abs().max()) if len(table) else float("nan")})
+    return table

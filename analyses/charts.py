@@ -98,7 +98,7 @@ def game_trajectories(games: pd.DataFrame, deals: pd.DataFrame, rules, show: int
     Right: wins per player (all games) with 95% whiskers."""
     n = rules.n_seats
     fig, (ax, bx) = _figure(2)
-    for g_i, (g, part) in enumerate(list(deals.groupby("game", sort=True))[:show]):
+    for g_i, (_, part) in enumerate(list(deals.groupby("game", sort=True))[:show]):
         for p in range(n):
             ax.plot(part["deal"] + 1, part[f"total_p{p}"], color=PALETTE[p % len(PALETTE)],
                     alpha=0.9 if g_i == 0 else 0.45, label=f"player {p}" if g_i == 0 else None)

@@ -24,7 +24,9 @@ and :func:`wide` pivots it to one column per rule set.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -32,16 +34,15 @@ import pandas as pd
 
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
-from binokel_sim.exchange.candidates import DURCH_CODE, special_batch
+from binokel_sim import streams
+from binokel_sim.contracts import DURCH_CODE
+from binokel_sim.exchange.candidates import special_batch
 from binokel_sim.game.simulate import play_deal
 from binokel_sim.game.auction import floor_to_step
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
 from binokel_sim.play.solver import Solver
 
-#: Stream ids: distinct from the game simulation's and every other study's.
-DURCH_STREAM = 0xC0D1
-PLAY_STREAM = 0xC0D2
 #: Bids at which the make rate is reported.
 TYPICAL_BIDS = (150, 200, 250, 300)
 COLUMNS = ["rules", "study", "figure", "value", "se", "n"]
@@ -56,7 +57,7 @@ MELD_EVENTS = {
 def durch_chunk(job: Job, chunk: Chunk) -> np.ndarray:
     """Per deal of the chunk: 1 when seat 0's hand + Tapp allows a sure Durch (cheap measure 0)."""
     rules = job.rules
-    rows = Dealer(rules, job.seed, stream=(DURCH_STREAM,)).deal(chunk.size, start=chunk.start)
+    rows = Dealer(rules, job.seed, stream=streams.stream("compare_durch")).deal(chunk.size, start=chunk.start)
     sl = seat_slices(rules)
     pools = np.zeros((chunk.size, 24), dtype=np.uint8)
     for i, row in enumerate(rows):
@@ -73,7 +74,7 @@ def durch_chunk(job: Job, chunk: Chunk) -> np.ndarray:
 def play_chunk(job: Job, chunk: Chunk) -> list[dict[str, Any]]:
     """Per deal of the chunk: the simulated deal's soloist score, bid, contract, total."""
     rules = job.rules
-    rows = Dealer(rules, job.seed, stream=(PLAY_STREAM,)).deal(chunk.size, start=chunk.start)
+    rows = Dealer(rules, job.seed, stream=streams.stream("compare_play")).deal(chunk.size, start=chunk.start)
     solver = Solver()
     out = []
     for row in rows:
@@ -130,11 +131,12 @@ def play_rows(rules: Rules, parts: list[list[dict[str, Any]]]) -> list[dict[str,
     return rows
 
 
-def compare(rule_sets: Sequence[Rules], deals: int = 20_000, played: int = 40, seed: int = 1,
+def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20_000, played: int = 40, seed: int = 1,
             scale: Scale | None = None) -> pd.DataFrame:
-    """The long comparison table of ``rule_sets`` (see the module docstring)."""
-    if not rule_sets:
-        raise InputError("compare: name at least one rules preset")
+    """The long comparison table of ``rule_sets`` (presets, TOML paths or Rules; see the module docstring)."""
+    if not rule_sets or isinstance(rule_sets, (str, Rules)):
+        raise InputError("compare: name at least one rules preset (a list of them)")
+    rule_sets = [as_rules(r) for r in rule_sets]
     names = [r.name for r in rule_sets]
     if len(set(names)) != len(names):
         raise InputError(f"compare: rules named twice ({', '.join(names)})")
@@ -186,3 +188,35 @@ def _fmt(value: float, se: float) -> str:
         return "-"
     digits = 4 if abs(value) < 1 else 1
     return f"{value:.{digits}f} ± {se:.{digits}f}" if np.isfinite(se) else f"{value:.{digits}f}"
+
+
+#: The charts of :func:`compare_charts`: file stem -> title.
+CHART_TITLES = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp's meld value",
+                "scores": "Soloist: score per deal, contract and makeable bid",
+                "make_rates": "Make rates at typical bids, surrender and Durch"}
+
+
+def compare_charts(df: pd.DataFrame, folder: str | os.PathLike[str], fmt: str = "png") -> list[Path]:
+    """One chart per study into ``folder``: meld rates, mean melds and Tapp value, play figures, make rates."""
+    from binokel_sim.analyses.charts import close, grouped_bars
+    from binokel_sim.output import write_figure
+
+    folder = Path(folder)
+    groups = {
+        "meld_rates": (df["study"] == "melds") & ~df["figure"].str.contains("mean|Tapp"),
+        "mean_melds": df["figure"].str.contains("mean best|Tapp meld value"),
+        "scores": df["figure"].isin(["soloist score per deal", "contract bid", "makeable bid (double dummy)"]),
+        "make_rates": df["figure"].str.startswith("make rate") | df["figure"].isin(
+            ["surrender rate", "Durch played", "sure Durch with the Tapp (seat 0)"]),
+    }
+    paths = []
+    for name, mask in groups.items():
+        part = df[mask]
+        if part.empty:
+            continue
+        fig = grouped_bars(part, "figure", "rules", "value", "se", CHART_TITLES[name])
+        path = folder / f"{name}.{fmt}"
+        write_figure(fig, path)
+        close(fig)
+        paths.append(path)
+    return paths

@@ -2,37 +2,40 @@
 
 Training and test deals come from different streams of the seed, so the test error
 is out of sample. Writes the coefficients (with seed, rules, policy, n, R^2 and the
-command) into ``binokel_sim/formula_coefficients.json``::
+command) into ``binokel_sim/evaluation/formula_coefficients.json``::
 
-    python -m binokel_sim.analyses.hand_formula --rules standard --deals 2000 --seed 1 --write
+    binokel fit formula --rules standard --deals 2000 --seed 1 --write
 
 Trump contracts only (a Durch or Bettel is a different game and rare).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+import os
 import time
 
 import numpy as np
 import pandas as pd
 
+from binokel_sim import streams
+from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.dd import DD
 from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
 from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict
 from binokel_sim.output import write_json
-from binokel_sim.rules import Rules, load_rules
+from binokel_sim.errors import check_count
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.runner import Scale
 
 #: Features the formula uses (a subset of hand_features.FEATURES a player can count quickly).
 FORMULA_FEATURES = ("melds", "aces", "tens", "trump_len")
 #: Test deals: a stream of their own (independent of the training deals).
-STREAM_TEST = (4, 5)
+STREAM_TEST = streams.stream("formula_test")
 
 
 def _xy(df: pd.DataFrame, features) -> tuple[np.ndarray, np.ndarray]:
-    d = df[df["code"] < 4]
+    d = df[is_trump(df["code"].to_numpy())]
     x = np.column_stack([np.ones(len(d))] + [d[f].to_numpy(np.float64) for f in features])
     return x, d["value"].to_numpy(np.float64)
 
@@ -50,25 +53,26 @@ def fit(rules: Rules, train: pd.DataFrame, test: pd.DataFrame, features=FORMULA_
     pred, pred_t = x @ beta, xt @ beta
     stats = {
         "n_train": int(len(y)), "n_test": int(len(yt)), "r2_train": _r2(y, pred), "r2_test": _r2(yt, pred_t),
-        "rmse_train": float(np.sqrt(((y - pred) ** 2).mean())), "rmse_test": float(np.sqrt(((yt - pred_t) ** 2).mean())),
+        "rmse_train": float(np.sqrt(((y - pred) ** 2).mean())),
+        "rmse_test": float(np.sqrt(((yt - pred_t) ** 2).mean())),
     }
     f = Formula(rules=rules.name, intercept=float(beta[0]), coef={k: float(b) for k, b in zip(features, beta[1:])},
                 sd=stats["rmse_test"], provenance={**(provenance or {}), **stats})
     return f, stats
 
 
-def run(rules: Rules | str, deals: int, seed: int, policy: str = "heuristic", workers: int | None = None,
-        progress: bool = False, dd: DD | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
+def run(rules: Rules | str | os.PathLike[str], deals: int, seed: int, policy: str = "heuristic",
+        scale: Scale | None = None, dd: DD | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
     """Simulate ``deals`` training and ``deals // 2`` test deals, then :func:`fit`."""
-    rules = load_rules(rules)
+    rules = as_rules(rules)
+    check_count("deals", deals, minimum=2)
     t0 = time.perf_counter()
-    train = study_deals(rules, deals, seed, policy, workers=workers, progress=progress, dd=dd, stream=STREAM_STUDY,
-                        baseline=False)
-    test = study_deals(rules, max(deals // 2, 2), seed, policy, workers=workers, progress=progress, dd=dd,
-                       stream=STREAM_TEST, baseline=False)
+    train = study_deals(rules, deals, seed, policy, dd=dd, stream=STREAM_STUDY, baseline=False, scale=scale)
+    test = study_deals(rules, max(deals // 2, 2), seed, policy, dd=dd, stream=STREAM_TEST, baseline=False,
+                       scale=scale)
     prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals_train": deals, "deals_test": max(deals // 2, 2),
             "streams": {"train": list(STREAM_STUDY), "test": list(STREAM_TEST)},
-            "command": f"python -m binokel_sim.analyses.hand_formula --rules {rules.name} --deals {deals} "
+            "command": f"binokel fit formula --rules {rules.name} --deals {deals} "
                        f"--seed {seed} --policy {policy} --write",
             "seconds": round(time.perf_counter() - t0, 1)}
     f, stats = fit(rules, train, test, provenance=prov)
@@ -81,21 +85,3 @@ def save(f: Formula, path=COEFFICIENTS) -> None:
     data[f.rules] = formula_dict(f)
     write_json(data, path)
 
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="standard")
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--policy", default="heuristic")
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--write", action="store_true", help="Store the coefficients in the package's JSON file.")
-    a = ap.parse_args(argv)
-    f, stats, _, _ = run(a.rules, a.deals, a.seed, a.policy, a.workers, progress=sys.stderr.isatty())
-    if a.write:
-        save(f)
-    print(json.dumps({"formula": formula_dict(f), "rule_of_thumb": f.rule_of_thumb()}, indent=2))
-
-
-if __name__ == "__main__":
-    main()

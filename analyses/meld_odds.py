@@ -23,8 +23,7 @@ One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``,
 
 Provenance (rules, seed, deals, scopes, meld unit) is in ``df.attrs``.
 
->>> from binokel_sim.rules import load_rules
->>> df = meld_odds_table(load_rules("standard"), deals=2000, seed=1, workers=1, scopes=("hand",))
+>>> df = meld_odds_table("standard", deals=2000, seed=1, scopes=("hand",))
 >>> row = df[(df.scope == "hand") & (df.event == "binokel")].iloc[0]
 >>> int(row.n), bool(0.2 < row.value < 0.3)
 (6000, True)
@@ -33,6 +32,7 @@ Provenance (rules, seed, deals, scopes, meld unit) is in ``df.attrs``.
 from __future__ import annotations
 
 import math
+import os
 from typing import Iterable
 
 import numpy as np
@@ -42,7 +42,9 @@ from binokel_sim.odds.exact_kept import kept_exact_odds
 from binokel_sim.odds.exact import ExactOdds, at_least, exact_odds, mean_of
 from binokel_sim.melds.events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
 from binokel_sim.odds.monte_carlo import HAND, HAND_TAPP, KEPT, SCOPES, MeldTally, run_meld_tally
-from binokel_sim.rules import Rules
+from binokel_sim.errors import InputError, check_count
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.runner import Scale
 
 COLUMNS = ["scope", "event", "value", "stderr", "exact", "z", "n"]
 _SCOPE_INDEX = {"hand": HAND, "hand+tapp": HAND_TAPP, "kept": KEPT}
@@ -115,17 +117,22 @@ def exact_for_scopes(rules: Rules, scopes: Iterable[str], workers: int | None = 
     return out
 
 
-def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, workers: int | None = None,
-                    progress: bool = False, scopes: tuple[str, ...] = SCOPES,
-                    chunk_size: int | None = None, scale=None) -> pd.DataFrame:
+def meld_odds_table(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1, exact: bool = False,
+                    scopes: tuple[str, ...] = SCOPES, chunk_size: int | None = None,
+                    scale: Scale | None = None) -> pd.DataFrame:
     """The meld-odds table (see the module docstring) of ``deals`` deals under ``seed``.
 
     ``exact`` fills the ``exact`` and ``z`` columns; the numbers do not depend on
-    ``workers``, ``chunk_size`` or ``scale`` (a :class:`binokel_sim.runner.Scale`: checkpoint, Dask).
+    ``chunk_size`` or ``scale`` (a :class:`binokel_sim.runner.Scale`: workers, checkpoint,
+    Dask; the exact part, seconds long, uses its workers only).
     """
-    t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size,
-                       scale=scale)
-    exacts = exact_for_scopes(rules, t.scopes, workers=workers) if exact else {}
+    rules = as_rules(rules)
+    check_count("deals", deals)
+    check_count("seed", seed, minimum=0)
+    if not scopes or set(scopes) - set(SCOPES):
+        raise InputError(f"scopes: choose from {', '.join(SCOPES)}, got {', '.join(scopes) or 'none'}")
+    t = run_meld_tally(rules, deals, seed, scopes=scopes, chunk_size=chunk_size, scale=scale)
+    exacts = exact_for_scopes(rules, t.scopes, workers=scale.workers if scale else None) if exact else {}
     rows: list[dict] = []
     for scope in t.scopes:
         ex = exacts.get(scope)
@@ -148,3 +155,15 @@ def provenance_line(df: pd.DataFrame) -> str:
     a = df.attrs
     return (f"# meld odds: rules={a['rules']} deals={a['deals']} seed={a['seed']} scopes={','.join(a['scopes'])} "
             f"exact={'yes' if a['exact'] else 'no'} (n counts hands; stderr cluster-robust over deals)")
+
+
+def meld_odds(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 100_000, seed: int = 1, *,
+              exact: bool = False, scopes: tuple[str, ...] = SCOPES, scale: Scale | None = None) -> pd.DataFrame:
+    """Meld odds of ``rules`` as a DataFrame: :func:`meld_odds_table` with keyword defaults (the public API).
+
+    >>> df = meld_odds("standard", deals=2000, exact=True, scopes=("hand",))
+    >>> row = df.set_index("event").loc["binokel"]
+    >>> round(float(row.exact), 4), bool(abs(row.z) < 4)
+    (0.2548, True)
+    """
+    return meld_odds_table(rules, deals, seed, exact=exact, scopes=scopes, scale=scale)

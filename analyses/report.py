@@ -26,6 +26,8 @@ checkpoints and a Dask scheduler never change a number. The result is a
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import platform
 import time
 from dataclasses import dataclass, field
@@ -34,8 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim.errors import InputError
-from binokel_sim.rules import Rules
+from binokel_sim.errors import InputError, check_count
+from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Job, Scale
 
 
@@ -89,6 +91,23 @@ def check_budget(name: str) -> Budget:
     return BUDGETS[name]
 
 
+def budget_with(name: str | Budget, meld_deals: int | None = None, study_deals: int | None = None,
+                calibration_deals: int | None = None) -> Budget:
+    """Budget ``name`` with some deal counts overridden; the name records the overrides.
+
+    >>> budget_with("quick", study_deals=8).name
+    'quick (study deals 8)'
+    """
+    b = name if isinstance(name, Budget) else check_budget(name)
+    over = {k: check_count(k.replace("_", " "), v, minimum=1 if k == "meld_deals" else 2)
+            for k, v in (("meld_deals", meld_deals), ("study_deals", study_deals),
+                         ("calibration_deals", calibration_deals)) if v is not None}
+    if not over:
+        return b
+    label = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in over.items())
+    return dataclasses.replace(b, name=f"{b.name} ({label})", **over)
+
+
 # ----------------------------------------------------------------------------- study jobs
 
 
@@ -140,7 +159,8 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     kept = df[(df["scope"] == "kept") & (df["event"] == "meld_mean_best")].iloc[0]
     mean = events[events["event"] == "meld_mean_best"].iloc[0]
     s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {mean['value']:.1f} "
-                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} ± {kept['stderr']:.1f}.")
+                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} "
+                   f"± {kept['stderr']:.1f}.")
     shown = pmf[pmf["value"] > 0]
     s2.tables.append(("P(best meld total = v), Monte Carlo and exact",
                       shown[["total", "value", "stderr", "exact", "z", "n"]]))
@@ -266,12 +286,14 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> 
     return s
 
 
-def build_report(rules: Rules, budget: str | Budget = "quick", seed: int = 1, scale: Scale | None = None,
-                 command: str = "") -> Report:
-    """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`."""
+def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str | Budget = "quick", seed: int = 1,
+                 scale: Scale | None = None, command: str = "") -> Report:
+    """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`
+    (:func:`budget_with` overrides its deal counts)."""
     from binokel_sim import __version__
     from binokel_sim.evaluation.study import STREAM_STUDY
 
+    rules = as_rules(rules)
     b = budget if isinstance(budget, Budget) else check_budget(budget)
     scale = scale or Scale()
     t0 = time.perf_counter()

@@ -22,18 +22,20 @@ import time
 
 import numpy as np
 
+from binokel_sim import streams
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation.hand import EvalSettings, deal_counts, evaluate_hand
 from binokel_sim.melds.scorer import best_trump
 from binokel_sim.rules import load_rules
 from binokel_sim.play.solver import max_points_batch
+from binokel_sim.runner import Scale
 
 HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
 
 
 def solver_seconds_per_deal(rules, deals: int, seed: int) -> float:
     """Plain double-dummy maximum of random deals (forehand soloist, best meld trump, melds as bonus)."""
-    hands, _ = deal_counts(Dealer(rules, seed, stream=(9, 9)).deal(deals), rules)
+    hands, _ = deal_counts(Dealer(rules, seed, stream=streams.stream("bench_bid")).deal(deals), rules)
     table = rules.meld_array()
     trump = np.empty(deals, np.int8)
     bonus = np.zeros((deals, rules.n_seats), np.int32)
@@ -59,9 +61,9 @@ def main() -> None:
     a = ap.parse_args()
     rules = load_rules(a.rules)
     st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
-    evaluate_hand(HAND, rules, samples=2, seed=a.seed, settings=st, workers=1)  # compile / load caches
+    evaluate_hand(HAND, rules, samples=2, seed=a.seed, settings=st, scale=Scale(workers=1))  # compile / load caches
     t0 = time.perf_counter()
-    ev = evaluate_hand(HAND, rules, samples=a.samples, seed=a.seed, settings=st, workers=a.workers)
+    ev = evaluate_hand(HAND, rules, samples=a.samples, seed=a.seed, settings=st, scale=Scale(workers=a.workers))
     bid_s = time.perf_counter() - t0
     per_deal = solver_seconds_per_deal(rules, a.base_deals, a.seed)
     print(json.dumps({

@@ -28,7 +28,7 @@ import numpy as np
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.odds.monte_carlo import run_meld_tally
 from binokel_sim.rules import load_rules
-from binokel_sim.runner import chunk_ranges, run_chunks
+from binokel_sim.runner import Scale, chunk_ranges, run_chunks
 
 TARGET_PER_CORE = 4_000_000
 WORKLOADS = {"hand": ("hand",), "hand+tapp": ("hand", "hand+tapp"), "all": ("hand", "hand+tapp", "kept")}
@@ -66,19 +66,19 @@ def main() -> None:
     rules = load_rules("standard")
     # Warm up: compile (or load from the numba cache) before timing.
     for scopes in WORKLOADS.values():
-        run_meld_tally(rules, 1000, seed=1, workers=1, scopes=scopes)
+        run_meld_tally(rules, 1000, seed=1, scale=Scale(workers=1), scopes=scopes)
     deal_only(rules, 1000, 1)
 
     load_before = [round(x, 2) for x in os.getloadavg()]
     runs: dict[str, dict] = {}
     fns = {"deal_only": lambda n, w: deal_only(rules, n, w)}
     for name, scopes in WORKLOADS.items():
-        fns[name] = lambda n, w, scopes=scopes: run_meld_tally(rules, n, seed=1, workers=w, scopes=scopes)
+        fns[name] = lambda n, w, scopes=scopes: run_meld_tally(rules, n, seed=1, scale=Scale(workers=w), scopes=scopes)
     for name, fn in fns.items():
         # The kept search is slower: a quarter of the deals gives as steady a number.
         n = args.deals // 4 if name == "all" else args.deals
         runs[name] = {f"{w}_core": measure(fn, n, w, args.repeat) for w in (1, 2)}
-    for name, by in runs.items():
+    for by in runs.values():
         for key, r in by.items():
             r["ratio_to_baseline"] = round(r["deals_per_s"] / runs["deal_only"][key]["deals_per_s"], 3)
     out = {

@@ -35,8 +35,9 @@ SUIT_E, SUIT_G, SUIT_H, SUIT_S = range(4)
 
 #: Card points by rank (A 11, 10 10, K 4, O 3, U 2, 7 0).
 RANK_POINTS = np.array([11, 10, 4, 3, 2, 0], dtype=np.int64)
-#: Card points by card type, precomputed at import.
+#: Card points by card type (int64, read-only): the one table every module and kernel uses.
 CARD_POINTS = np.tile(RANK_POINTS, N_SUITS)
+CARD_POINTS.setflags(write=False)
 
 SUIT_NAMES_DE = ("Eichel", "Grün", "Herz", "Schellen")
 SUIT_NAMES_EN = ("acorns", "leaves", "hearts", "bells")
@@ -137,23 +138,27 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return out
 
 
-def to_cards(value: str | Iterable[str] | Iterable[int]) -> list[int]:
-    """Card types from text, a list of card texts, or a list of card types (checked).
+def to_cards(value: "str | Iterable[str] | Iterable[int] | Hand") -> list[int]:
+    """Card types from text, a list of card texts, a list of card types (checked) or a :class:`Hand`.
 
-    >>> to_cards("EA GO"), to_cards(["EA", "GO"]), to_cards([0, 9])
-    ([0, 9], [0, 9], [0, 9])
+    >>> to_cards("EA GO"), to_cards(["EA", "GO"]), to_cards([0, 9]), to_cards(Hand.parse("GO EA"))
+    ([0, 9], [0, 9], [0, 9], [0, 9])
     """
     if isinstance(value, str):
         return parse_cards(value)
+    if isinstance(value, Hand):
+        return cards_of(value.counts)
     items = list(value)
-    if all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in items):
-        bad = [c for c in items if not 0 <= int(c) < N_TYPES]
+    ints = [int(c) for c in items if isinstance(c, (int, np.integer)) and not isinstance(c, bool)]
+    if len(ints) == len(items):
+        bad = [c for c in ints if not 0 <= c < N_TYPES]
         if bad:
             raise InputError(f"card type {bad[0]} out of range 0..{N_TYPES - 1}")
-        return [int(c) for c in items]
-    if not all(isinstance(c, str) for c in items):
+        return ints
+    texts = [c for c in items if isinstance(c, str)]
+    if len(texts) != len(items):
         raise InputError(f"expected card text like 'EA', got {items!r}")
-    return parse_cards(" ".join(items))
+    return parse_cards(" ".join(texts))
 
 
 def parse_card(text: str) -> int:
@@ -172,11 +177,6 @@ def format_card(card: int) -> str:
 def format_cards(cards: Iterable[int]) -> str:
     """Canonical text of several cards separated by spaces."""
     return " ".join(CARD_TEXT[c] for c in cards)
-
-
-def sort_key(card: int) -> tuple[int, int]:
-    """Order for display: by suit, then high rank first."""
-    return (suit_of(card), rank_of(card))
 
 
 def counts_of(cards: Iterable[int], *, check: bool = True) -> np.ndarray:
@@ -201,7 +201,8 @@ def cards_of(counts: np.ndarray) -> list[int]:
 def deck_types(sevens: bool) -> np.ndarray:
     """The deck as a sorted array of card types with each type twice (40 or 48 cards)."""
     ranks = N_RANKS if sevens else N_RANKS - 1
-    return np.array([card_type(s, r) for s in range(N_SUITS) for r in range(ranks) for _ in range(COPIES)], dtype=np.int8)
+    return np.array([card_type(s, r) for s in range(N_SUITS) for r in range(ranks) for _ in range(COPIES)],
+                    dtype=np.int8)
 
 
 def parse_suit(text: str) -> int:

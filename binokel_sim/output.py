@@ -17,7 +17,7 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pandas as pd
 
@@ -129,6 +129,52 @@ def check_figure_path(path: str | os.PathLike) -> None:
         raise InputError(f"cannot write a chart to {os.fspath(path)!r}: use one of {', '.join(FIGURE_SUFFIXES)}")
 
 
+def _check_place(target: Path, option: str) -> None:
+    """The first existing ancestor of ``target`` must be a writable folder (so the rest can be created)."""
+    parent = target.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{option}: cannot write {os.fspath(target)!r}: {os.fspath(parent)!r} is a file, not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{option}: cannot write {os.fspath(target)!r}: folder {os.fspath(parent)!r} is not writable")
+
+
+def check_output(path: str | os.PathLike | None, option: str = "--out", kind: str = "table") -> None:
+    """Check, before any long work, that an output can be written at ``path`` (None: nothing to check).
+
+    ``kind``: ``table`` (CSV, Parquet, JSON by extension), ``json`` (a JSON file), ``figure``
+    (PNG, SVG, PDF) or ``folder`` (created if missing). The target must not be a folder
+    (a file kind) or a file (a folder), and no ancestor may be a file. :class:`InputError`
+    names the option and the problem.
+
+    >>> check_output("some/new/dir/t.csv")
+    >>> check_output("t.xlsx")
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: --out: cannot write a table to 't.xlsx': use one of .csv, .parquet, .pq, .json
+    """
+    if path is None:
+        return
+    target = Path(path)
+    if os.fspath(path).strip() == "":
+        raise InputError(f"{option}: expected a path")
+    if kind == "folder":
+        if target.exists() and not target.is_dir():
+            raise InputError(f"{option}: {os.fspath(path)!r} is a file, not a folder")
+        _check_place(target / "x", option)
+        return
+    suffixes = {"table": TABLE_SUFFIXES, "json": (".json",), "figure": FIGURE_SUFFIXES}[kind]
+    if target.suffix.lower() not in suffixes:
+        what = {"table": "a table", "json": "JSON", "figure": "a chart"}[kind]
+        raise InputError(f"{option}: cannot write {what} to {os.fspath(path)!r}: use one of {', '.join(suffixes)}")
+    if target.is_dir():
+        raise InputError(f"{option}: {os.fspath(path)!r} is a folder; give a file name")
+    _check_place(target, option)
+
+
 def write_figure(fig: Any, path: str | os.PathLike, **savefig: Any) -> None:
     """Save a matplotlib figure (PNG, SVG or PDF by extension), atomically."""
     check_figure_path(path)
@@ -136,8 +182,3 @@ def write_figure(fig: Any, path: str | os.PathLike, **savefig: Any) -> None:
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, **savefig)
 
-
-def write_with(fn: Callable[[Path], None], path: str | os.PathLike) -> None:
-    """Call ``fn(tmp)`` to produce a file, then move it onto ``path`` atomically."""
-    with atomic_path(path) as tmp:
-        fn(tmp)

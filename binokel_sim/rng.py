@@ -63,9 +63,3 @@ def next_below(state, bound):
         if u < limit:
             return state, u % bound
 
-
-@kernel
-def next_unit(state):
-    """Uniform float in [0, 1) with 53 random bits."""
-    state, x = next_u64(state)
-    return state, (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -15,6 +15,7 @@ raise :class:`InputError` naming the key.
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
@@ -30,7 +31,7 @@ MELD_RANKS = ("A", "K", "O", "U")
 
 @dataclass(frozen=True)
 class Layout:
-    """Who plays with which deck: RULES.md §2."""
+    """Who plays with which deck: docs/rules.md §2."""
 
     name: str
     players: int
@@ -73,7 +74,7 @@ class Surrender:
 
 @dataclass(frozen=True)
 class Melds:
-    """A meld table: RULES.md §5. ``four``/``eight`` map rank letter to points."""
+    """A meld table: docs/rules.md §5. ``four``/``eight`` map rank letter to points."""
 
     table: str
     family: int
@@ -121,7 +122,7 @@ class Play:
     last_trick: int
 
     def first_leader(self, soloist: int, durch: bool = False) -> int:
-        """Seat leading the first trick: the soloist at a Durch (RULES.md §8), else per ``first_lead``.
+        """Seat leading the first trick: the soloist at a Durch (docs/rules.md §8), else per ``first_lead``.
 
         >>> Play("forehand", 10).first_leader(2), Play("forehand", 10).first_leader(2, durch=True)
         (0, 2)
@@ -338,6 +339,14 @@ def _check_monotone(m: Melds) -> None:
             raise InputError(f"melds.eight.{r}: must be at least melds.four.{r}")
     if m.double_binokel < m.binokel:
         raise InputError("melds.double_binokel: must be at least melds.binokel")
+
+
+def as_rules(rules: "Rules | str | os.PathLike[str]") -> Rules:
+    """What every public function does with its ``rules`` argument: a :class:`Rules` passes through,
+    a preset name or a TOML path is loaded; anything else is an :class:`InputError`."""
+    if isinstance(rules, (Rules, str, os.PathLike)):
+        return load_rules(rules if isinstance(rules, Rules) else os.fspath(rules))
+    raise InputError(f"rules: expected a preset name, a TOML path or Rules, got {type(rules).__name__}")
 
 
 def load_rules(source: str | Rules = "standard") -> Rules:

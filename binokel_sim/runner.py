@@ -112,6 +112,16 @@ def run_chunks(
         bar.close()
 
 
+def run_local_chunks(fn: Callable[[Chunk], T], chunks: Sequence[Chunk], scale: "Scale | None" = None, desc: str = "",
+                     what: str = "this computation") -> list[T]:
+    """:func:`run_chunks` under a :class:`Scale` (its workers and progress bar) for work that is not a
+    :class:`Job` (a closure over arrays): a checkpoint or a scheduler is refused, never silently ignored."""
+    scale = scale or Scale()
+    if scale.checkpoint or scale.scheduler:
+        raise InputError(f"{what} runs on local threads only: a checkpoint or a scheduler does not apply")
+    return run_chunks(fn, chunks, workers=scale.workers, progress=scale.progress, desc=desc)
+
+
 # --------------------------------------------------------------------------- jobs
 
 
@@ -304,8 +314,9 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs") -> list[list
     bar.update(total - sum(c.size for _, c in todo))
 
     def finish(j: int, c: Chunk, value: Any) -> None:
-        if ckpts[j] is not None:
-            ckpts[j].save(c, value)
+        ckpt = ckpts[j]
+        if ckpt is not None:
+            ckpt.save(c, value)
         results[j][c.index] = value
         bar.update(c.size)
 
@@ -353,7 +364,8 @@ def connect(address: str, timeout: float = 10.0):
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"--scheduler: cannot reach {address}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"--scheduler: cannot reach {address}: {why}") from None
 
 
 def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,

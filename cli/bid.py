@@ -9,25 +9,12 @@ from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, quiet_option, rules_option, seed_option, show_progress, workers_option
-from .main import cli
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .scale_options import scale_options
 
 
 def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
     return f"{mean_se[0]:.{digits}f} ± {mean_se[1]:.{digits}f}"
-
-
-def formula_advice(counts, rules, confidence: float) -> dict | None:
-    """The hand formula's quick estimate, where coefficients were fitted for these rules."""
-    from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.formula import load_formula
-
-    try:
-        f = load_formula(rules)
-    except InputError:
-        return None
-    return {**f.advise(counts, rules, confidence), "n_train": f.provenance.get("n_train"),
-            "r2_test": f.provenance.get("r2_test")}
 
 
 def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str:
@@ -40,7 +27,8 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
     ]
     shown = ev.bids.head(rows)
     for r in shown.itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f} {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
+        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f}"
+                     f" {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
                      f" {r.p_surrender:>10.3f}")
     if len(ev.bids) > rows:
         lines.append(f"  ... {len(ev.bids) - rows} more rows (--json or --out for all)")
@@ -60,12 +48,13 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
     return "\n".join(lines)
 
 
-@cli.command("bid")
+@click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
 @click.argument("hand")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="The hand's seat (0 = forehand); decides who leads the first trick.")
 @rules_option
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True, help="Random deals of the unseen cards.")
+@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Random deals of the unseen cards.")
 @seed_option
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--policy", type=click.Choice(POLICIES), default="sampled", show_default=True,
@@ -74,11 +63,11 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
               help="sampled: inner deals per candidate exchange.")
 @click.option("--top-k", type=click.IntRange(min=1), default=EvalSettings.top_k, show_default=True,
               help="sampled: trump candidates played out per deal.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the bid table (.csv, .parquet, .json).")
+@out_option("Write the bid table to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
-@workers_option
-def bid_cmd(hand, seat, rules, samples, seed, confidence, policy, inner, top_k, out, as_json, quiet, workers) -> None:
+@scale_options
+def bid_cmd(hand, seat, rules, samples, seed, confidence, policy, inner, top_k, out, as_json, quiet, scale) -> None:
     """Evaluate HAND before the auction: P(make) and expected score for every bid.
 
     \b
@@ -86,20 +75,19 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, policy, inner, top_k, 
       binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10" --samples 1000
     """
     from binokel_sim.errors import InputError
-    from binokel_sim.output import table_writer
 
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    if out is not None:
-        table_writer(out)  # reject a bad extension before the long run
     h = read_hand(hand, rules, size=rules.layout.hand_size)
     if seat >= rules.n_seats:
         raise InputError(f"--seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k)
     ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, policy=policy, confidence=confidence,
-                       settings=st, workers=workers, progress=show_progress(quiet))
+                       settings=st, scale=scale)
     if out is not None:
         write_table(ev.bids, out)
+    from binokel_sim.evaluation.formula import formula_advice
+
     quick = formula_advice(h.counts, rules, confidence)
     if as_json:
         echo_json({**ev.to_dict(), "formula": quick})

@@ -1,4 +1,10 @@
-"""Shared pieces of the Click commands: options, error handling, progress, output."""
+"""Shared pieces of the Click commands: the convention's options, JSON and table output, progress.
+
+Every command takes ``--rules``, ``--json``, ``--out``, ``--quiet`` (and ``--seed`` where
+it draws random deals); charts go to ``--charts DIR`` in ``--chart-format png|svg``.
+Each output option is checked (:func:`binokel_sim.output.check_output`) when the command
+line is parsed, so a bad path fails before any work.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from typing import Any, Callable
 
 import click
 
-from binokel_sim.errors import InputError
+from binokel_sim.output import check_output
 from binokel_sim.rules import Rules, load_rules
 
 
@@ -24,9 +30,12 @@ def rules_option(fn: Callable) -> Callable:
     )(fn)
 
 
-def seed_option(fn: Callable) -> Callable:
-    return click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
-                        help="Random seed; the same seed gives the same numbers.")(fn)
+def seed_option(fn: Callable | None = None, default: int = 1) -> Callable:
+    def deco(f: Callable) -> Callable:
+        return click.option("--seed", type=click.IntRange(min=0), default=default, show_default=True,
+                            help="Random seed; the same seed gives the same numbers.")(f)
+
+    return deco(fn) if fn is not None else deco
 
 
 def json_option(fn: Callable) -> Callable:
@@ -37,9 +46,28 @@ def quiet_option(fn: Callable) -> Callable:
     return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(fn)
 
 
-def workers_option(fn: Callable) -> Callable:
-    return click.option("--workers", type=click.IntRange(min=1), default=None,
-                        help="Worker threads (default: all cores). Results do not depend on it.")(fn)
+def output_option(*names: str, kind: str = "table", help: str) -> Callable[[Callable], Callable]:
+    """An output path option (default ``--out``) of ``kind`` (see :func:`check_output`), checked at parse time."""
+    names = names or ("--out",)
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        check_output(value, names[0], kind)
+        return value
+
+    file_ok = kind != "folder"
+    return click.option(*names, type=click.Path(dir_okay=not file_ok, file_okay=file_ok), default=None,
+                        callback=check, help=help)
+
+
+def out_option(help: str = "Write the table to FILE.csv, .parquet or .json.") -> Callable[[Callable], Callable]:
+    return output_option("--out", kind="table", help=help)
+
+
+def charts_options(fn: Callable) -> Callable:
+    """``--charts DIR`` and ``--chart-format png|svg``: the one way every command writes charts."""
+    fn = click.option("--chart-format", type=click.Choice(["png", "svg"]), default="png", show_default=True,
+                      help="Format of the charts in --charts.")(fn)
+    return output_option("--charts", kind="folder", help="Write the charts into this folder.")(fn)
 
 
 def show_progress(quiet: bool) -> bool:
@@ -51,8 +79,3 @@ def echo_json(obj: Any) -> None:
     from binokel_sim.output import _json_default
 
     click.echo(json.dumps(obj, indent=2, default=_json_default))
-
-
-def fail(message: str) -> None:
-    """Raise the one-line user error (exit 2)."""
-    raise InputError(message)

@@ -2,39 +2,36 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 import pandas as pd
 
-from binokel_sim.errors import InputError
-from binokel_sim.output import table_writer, write_figure, write_table
+from binokel_sim.output import write_table
 from binokel_sim.rules import load_rules
 
-from .common import echo_json, json_option, quiet_option, seed_option
-from .main import cli
+from .common import charts_options, echo_json, json_option, out_option, quiet_option, seed_option
 from .scale_options import scale_options
 
 DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttemberg", "grupp")
 
 
-@cli.command("compare")
+@click.command("compare", short_help="Compare rule sets: melds, Durch and played deals.")
 @click.argument("presets", nargs=-1)
+@click.option("--rules", "more_rules", multiple=True,
+              help="A rule set to compare (preset or TOML file); repeat it, or name presets as arguments.")
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Deals per rule set for the meld and Durch figures.")
 @click.option("--played", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 cards, minutes at 48; 0 skips it).")
+              help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 "
+                   "cards, minutes at 48; 0 skips it).")
 @seed_option
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
-@click.option("--charts", type=click.Path(file_okay=False), default=None, help="Folder for the charts.")
-@click.option("--chart-format", type=click.Choice(["png", "svg"]), default="png", show_default=True)
+@out_option("The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
+@charts_options
 @json_option
 @quiet_option
 @scale_options
-def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, out, charts, chart_format: str,
-                as_json: bool, quiet: bool, scale) -> None:
-    """Compare rule sets (preset names or TOML files; default: the six main presets).
+def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: int, played: int, seed: int, out,
+                charts, chart_format: str, as_json: bool, quiet: bool, scale) -> None:
+    """Compare rule sets (preset names or TOML files, as arguments or --rules; default: the six main presets).
 
     Meld rates, mean melds, the Tapp's meld value, sure-Durch frequency, and from
     simulated deals (auction, exchange, double-dummy play) the soloist's mean score,
@@ -44,16 +41,14 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
     Example:
       binokel compare standard kreuz grupp --deals 50000 --out compare.csv --charts charts/
     """
-    from binokel_sim.analyses.compare import compare, wide
+    from binokel_sim.analyses.compare import compare, compare_charts, wide
 
-    if out is not None:
-        table_writer(out)
-    rule_sets = [load_rules(p) for p in (presets or DEFAULT_PRESETS)]
+    rule_sets = [load_rules(p) for p in (presets + more_rules or DEFAULT_PRESETS)]
     df = compare(rule_sets, deals=deals, played=played, seed=seed, scale=scale)
     if out is not None:
         write_table(df, out)
     if charts is not None:
-        write_compare_charts(df, Path(charts), chart_format)
+        compare_charts(df, charts, chart_format)
     if as_json:
         echo_json({"provenance": df.attrs, "rows": df.to_dict(orient="records")})
         return
@@ -62,32 +57,3 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
                f"({a['seconds']} s, binokel-sim {a['version']}); value ± standard error")
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 40):
         click.echo(wide(df).to_string(index=False))
-
-
-def write_compare_charts(df: pd.DataFrame, folder: Path, fmt: str) -> list[Path]:
-    """One chart per study: meld rates, mean melds and Tapp value, play figures, make rates."""
-    from binokel_sim.analyses.charts import close, grouped_bars
-
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"--charts: {folder} is not a folder")
-    groups = {
-        "meld_rates": (df["study"] == "melds") & ~df["figure"].str.contains("mean|Tapp"),
-        "mean_melds": df["figure"].str.contains("mean best|Tapp meld value"),
-        "scores": df["figure"].isin(["soloist score per deal", "contract bid", "makeable bid (double dummy)"]),
-        "make_rates": df["figure"].str.startswith("make rate") | df["figure"].isin(
-            ["surrender rate", "Durch played", "sure Durch with the Tapp (seat 0)"]),
-    }
-    titles = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp's meld value",
-              "scores": "Soloist: score per deal, contract and makeable bid",
-              "make_rates": "Make rates at typical bids, surrender and Durch"}
-    paths = []
-    for name, mask in groups.items():
-        part = df[mask]
-        if part.empty:
-            continue
-        fig = grouped_bars(part, "figure", "rules", "value", "se", titles[name])
-        path = folder / f"{name}.{fmt}"
-        write_figure(fig, path)
-        close(fig)
-        paths.append(path)
-    return paths

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import click
+import pandas as pd
 
 from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.melds.report import meld_report
+from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, rules_option, seed_option
-from .main import cli
-from .melds import meld_report
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 
 
-@cli.command("deal")
+@click.command("deal", short_help="One seeded deal: every seat's cards and melds, the Tapp.")
 @rules_option
 @seed_option
 @click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which deal of the seed's sequence (deal i depends only on seed and i).")
 @json_option
-def deal_cmd(rules, seed: int, index: int, as_json: bool) -> None:
+@out_option("Write one row per seat and the Tapp (cards, trump, melds) to FILE.csv, .parquet or .json.")
+@quiet_option
+def deal_cmd(rules, seed: int, index: int, as_json: bool, out: str | None, quiet: bool) -> None:
     """Deal one hand of RULES and show every seat's melds and the Tapp.
 
     \b
@@ -26,6 +29,11 @@ def deal_cmd(rules, seed: int, index: int, as_json: bool) -> None:
     """
     deal = Dealer(rules, seed=seed).deal_object(index)
     seats = [meld_report(h, "best", rules) for h in deal.hands]
+    if out is not None:
+        rows = [{"seat": str(i), "cards": " ".join(r["cards"]), "trump": r["trump"], "melds": r["total"]}
+                for i, r in enumerate(seats)]
+        rows.append({"seat": "tapp", "cards": " ".join(deal.tapp.to_list()), "trump": "", "melds": 0})
+        write_table(pd.DataFrame(rows), out)
     if as_json:
         echo_json({"rules": rules.name, "seed": seed, "index": index,
                    "seats": seats, "tapp": deal.tapp.to_list()})

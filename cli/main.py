@@ -1,7 +1,8 @@
-"""The ``binokel`` command group and its entry point.
+"""The ``binokel`` entry point.
 
 Every user error becomes one line ``error: ...`` on stderr and exit status 2:
-our :class:`InputError` and Click's usage errors alike, never a traceback.
+our :class:`InputError` and Click's usage errors alike, never a traceback. The
+command tree is built in :mod:`binokel_sim.cli.commands`.
 """
 
 from __future__ import annotations
@@ -11,34 +12,13 @@ import sys
 
 import click
 
-from binokel_sim import __version__
 from binokel_sim.errors import InputError
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="binokel")
-def cli() -> None:
-    """binokel-sim: meld odds, double-dummy play, hand evaluation and reports for Binokel."""
-
-
-@cli.group()
-def odds() -> None:
-    """Monte Carlo and exact studies (meld odds, Tapp value, bid levels)."""
-
-
-@cli.group()
-def simulate() -> None:
-    """Whole-game simulation."""
-
-
-def _register() -> None:
-    # Each command lives in its own module; importing it attaches it to the group.
-    from . import commands  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning user errors into one line and exit 2."""
-    _register()
+    from .commands import cli
+
     try:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
         sys.stdout.flush()

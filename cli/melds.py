@@ -3,45 +3,29 @@
 from __future__ import annotations
 
 import click
+import pandas as pd
 
-from binokel_sim.cards import SUITS, parse_suit
-from binokel_sim.melds.explain import explain
 from binokel_sim.dealing.hand_input import read_hand
-from binokel_sim.melds.scorer import totals_by_trump
+from binokel_sim.melds.report import meld_report
+from binokel_sim.output import write_table
 
-import numpy as np
-
-from .common import echo_json, json_option, rules_option
-from .main import cli
+from .common import echo_json, json_option, out_option, quiet_option, rules_option
 
 
-def meld_report(hand, trump_text: str, rules) -> dict:
-    """The JSON-shaped explanation of ``hand``: melds at the given or best trump."""
-    totals = np.empty(4, dtype=np.int64)
-    totals_by_trump(hand.counts, rules.meld_array(), totals)
-    if trump_text.lower() == "best":
-        trump = int(np.argmax(totals))
-    else:
-        trump = parse_suit(trump_text)
-    melds = explain(hand, trump, rules)
-    out = {
-        "cards": hand.to_list(),
-        "trump": SUITS[trump],
-        "total": sum(m.points for m in melds),
-        "melds": [m.to_dict() for m in melds],
-    }
-    if trump_text.lower() == "best":
-        out["best_trump"] = SUITS[trump]
-        out["totals_by_trump"] = {SUITS[t]: int(totals[t]) for t in range(4)}
-    return out
+def meld_rows(rep: dict) -> pd.DataFrame:
+    """One row per meld (name, suit, cards, points) of a :func:`meld_report`."""
+    return pd.DataFrame([{**m, "cards": " ".join(m["cards"]), "trump": rep["trump"]} for m in rep["melds"]],
+                        columns=["trump", "name", "suit", "cards", "points"])
 
 
-@cli.command("melds")
+@click.command("melds", short_help="Explain a hand's melds and points at a trump or the best.")
 @click.argument("hand")
 @click.option("--trump", default="best", show_default=True, help="Trump suit (E, G, H, S or a name) or 'best'.")
 @rules_option
 @json_option
-def melds_cmd(hand: str, trump: str, rules, as_json: bool) -> None:
+@out_option("Write one row per meld to FILE.csv, .parquet or .json.")
+@quiet_option
+def melds_cmd(hand: str, trump: str, rules, as_json: bool, out: str | None, quiet: bool) -> None:
     """Explain each meld of HAND with its points, at a trump or the best one.
 
     HAND is cards separated by spaces or commas: EA E10 EK EO EU GO SU.
@@ -51,6 +35,8 @@ def melds_cmd(hand: str, trump: str, rules, as_json: bool) -> None:
       binokel melds "GK GO EO HO SO SU" --trump G
     """
     rep = meld_report(read_hand(hand, rules), trump, rules)
+    if out is not None:
+        write_table(meld_rows(rep), out)
     if as_json:
         echo_json(rep)
         return

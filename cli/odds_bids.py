@@ -8,25 +8,24 @@ import pandas as pd
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import study_deals
-from binokel_sim.output import table_writer, write_table
+from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, quiet_option, rules_option, seed_option
-from .main import odds
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 from .study_options import study_options
 
 
-@odds.command("bids")
+@click.command("bids", short_help="Bidding table: ceiling and safe bid by hand class.")
 @rules_option
 @seed_option
 @study_options
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--min-n", type=click.IntRange(min=2), default=20, show_default=True, help="Smallest class shown.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the table (.csv, .parquet, .json).")
+@out_option()
 @json_option
 @quiet_option
 @scale_options
-def odds_bids_cmd(rules, seed, deals, policy, melds_only, confidence, min_n, out, as_json, quiet, scale) -> None:
+def odds_bids_cmd(rules, seed, deals, policy, confidence, min_n, out, as_json, quiet, scale) -> None:
     """Over random hands: the ceiling bid (E[score] > 0) and the safe bid by meld points and aces.
 
     \b
@@ -35,10 +34,6 @@ def odds_bids_cmd(rules, seed, deals, policy, melds_only, confidence, min_n, out
     """
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    if melds_only:
-        raise InputError("--melds-only: bid levels need the double-dummy play")
-    if out:
-        table_writer(out)
     df = study_deals(rules, deals, seed=seed, policy=policy, scale=scale)
     table = bid_levels(rules, df, confidence, min_n)
     if out:

@@ -7,27 +7,26 @@ import pandas as pd
 
 from binokel_sim.analyses.meld_odds import meld_odds_table, provenance_line
 from binokel_sim.odds.monte_carlo import SCOPES
-from binokel_sim.output import table_writer, write_table
+from binokel_sim.output import write_table
 
-from .common import quiet_option, rules_option, seed_option
-from .main import odds
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 
 
-@odds.command("melds")
+@click.command("melds", short_help="Meld odds, Monte Carlo beside exact, with errors.")
 @rules_option
 @click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Number of seeded deals.")
 @seed_option
 @click.option("--exact", is_flag=True, help="Also compute the exact values (combinatorics) and z-scores.")
 @click.option("--no-kept", is_flag=True, help="Skip the 'kept' scope (the best discard; the slowest part).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the whole table to FILE.csv, .parquet or .json (a list of rows).")
-@click.option("--pmf", "show_pmf", is_flag=True, help="Also print the meld_pmf_* rows (always in --out).")
-@scale_options
+@out_option("Write the whole table to FILE.csv, .parquet or .json (a list of rows).")
+@click.option("--pmf", "show_pmf", is_flag=True, help="Also print the meld_pmf_* rows (always in --out and --json).")
+@json_option
 @quiet_option
+@scale_options
 def odds_melds_cmd(rules, deals: int, seed: int, exact: bool, no_kept: bool, out: str | None, show_pmf: bool,
-                   quiet: bool, scale) -> None:
+                   as_json: bool, quiet: bool, scale) -> None:
     """Probabilities of every meld and the meld-total distribution, with standard errors.
 
     Scopes: every seat's dealt hand ('hand'), seat 0's hand + Tapp ('hand+tapp') and
@@ -37,13 +36,13 @@ def odds_melds_cmd(rules, deals: int, seed: int, exact: bool, no_kept: bool, out
     Example:
       binokel odds melds --deals 1000000 --exact --out odds.csv
     """
-    if out is not None:
-        table_writer(out)  # an unknown extension fails before the run
     scopes = tuple(s for s in SCOPES if not (no_kept and s == "kept"))
-    df = meld_odds_table(rules, deals, seed, exact=exact, scale=scale,
-                         scopes=scopes)
+    df = meld_odds_table(rules, deals, seed, exact=exact, scale=scale, scopes=scopes)
     if out is not None:
         write_table(df, out)
+    if as_json:
+        echo_json({"provenance": df.attrs, "rows": df.to_dict(orient="records")})
+        return
     shown = df if show_pmf else df[~df["event"].str.startswith("meld_pmf_")]
     click.echo(provenance_line(df))
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.6g}".format):

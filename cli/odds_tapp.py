@@ -2,49 +2,48 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import pandas as pd
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
 from binokel_sim.evaluation.study import study_deals
-from binokel_sim.output import check_figure_path, table_writer, write_figure, write_table
+from binokel_sim.output import write_figure, write_table
 
-from .common import echo_json, json_option, quiet_option, rules_option, seed_option
-from .main import odds
+from .common import (charts_options, echo_json, json_option, out_option, output_option, quiet_option, rules_option,
+                     seed_option)
 from .scale_options import scale_options
 from .study_options import study_options
 
 
-@odds.command("tapp")
+@click.command("tapp", short_help="The Tapp's value: best exchange against the Tapp laid away unseen.")
 @rules_option
 @seed_option
-@study_options
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the by-class table (.csv, .parquet, .json).")
-@click.option("--dist-out", type=click.Path(dir_okay=False), default=None, help="Write the distribution table.")
-@click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None, help="Histogram (.png, .svg, .pdf).")
+@study_options(melds_only=True)
+@out_option("Write the by-class table to FILE.csv, .parquet or .json.")
+@output_option("--dist-out", help="Write the distribution table to FILE.csv, .parquet or .json.")
+@charts_options
 @json_option
 @quiet_option
 @scale_options
-def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, chart_path, as_json, quiet, scale) -> None:
+def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, charts, chart_format, as_json, quiet,
+                  scale) -> None:
     """Tapp value = E[result with the best exchange] - E[result with the Tapp laid away unseen].
 
     \b
     Example:
-      binokel odds tapp --deals 2000 --out tapp.csv --chart tapp.png
+      binokel odds tapp --deals 2000 --out tapp.csv --charts charts/
     """
-    for path in (out, dist_out):
-        if path:
-            table_writer(path)
-    if chart_path:
-        check_figure_path(chart_path)
     df = study_deals(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale)
     overall, classes, dist = summary(df), by_class(df), distribution(df)
     if out:
         write_table(classes, out)
     if dist_out:
         write_table(dist, dist_out)
-    if chart_path:
-        write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}"), chart_path)
+    if charts:
+        write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}"),
+                     Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
         echo_json({**head, "overall": overall.to_dict(orient="records")[0],

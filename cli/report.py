@@ -6,12 +6,11 @@ import sys
 
 import click
 
-from .common import quiet_option, rules_option, seed_option
-from .main import cli
+from .common import echo_json, json_option, output_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 
 
-@cli.command("report")
+@click.command("report", short_help="Strategy report of a rule set: HTML + Markdown, charts.")
 @rules_option
 @click.option("--budget", type=click.Choice(["quick", "standard", "full"]), default="quick", show_default=True,
               help="Deals per study: quick (minutes), standard, full.")
@@ -21,39 +20,33 @@ from .scale_options import scale_options
 @click.option("--calibration-deals", type=click.IntRange(min=2), default=None,
               help="Override the budget's calibration deals.")
 @seed_option
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Output folder [default: reports/<rules name>].")
+@output_option("--out", kind="folder", help="Output folder [default: reports/<rules name>].")
+@json_option
 @quiet_option
 @scale_options
 def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | None, calibration_deals: int | None,
-               seed: int, out: str | None, quiet: bool, scale) -> None:
+               seed: int, out: str | None, as_json: bool, quiet: bool, scale) -> None:
     """Write OUT/report.html (self-contained) and OUT/report.md with charts in OUT/figures.
 
     Meld odds (Monte Carlo beside exact), the meld-total distribution, the Tapp's value,
     the bid ladder, the hand-point formula, trump choice, Durch odds, calibration and
-    provenance.
+    provenance. --json prints the paths and the provenance.
 
     \b
     Example:
       binokel report --rules standard --budget quick --out reports/standard
     """
-    import dataclasses
-
-    from binokel_sim.analyses.report import BUDGETS, build_report
+    from binokel_sim.analyses.report import budget_with, build_report
     from binokel_sim.analyses.report_render import render
-    from binokel_sim.errors import InputError
-    from pathlib import Path
+    from binokel_sim.output import check_output
 
-    folder = Path(out or f"reports/{rules.name}")
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"--out: {folder} is not a folder")
+    folder = out or f"reports/{rules.name}"
+    check_output(folder, "--out", "folder")
     command = "binokel " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("binokel") else ""
-    b = BUDGETS[budget]
-    over = {k: v for k, v in (("meld_deals", meld_deals), ("study_deals", study_deals),
-                              ("calibration_deals", calibration_deals)) if v is not None}
-    if over:
-        b = dataclasses.replace(b, name=f"{budget} (" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in over.items())
-                                + ")", **over)
+    b = budget_with(budget, meld_deals, study_deals, calibration_deals)
     report = build_report(rules, b, seed, scale, command=command)
     paths = render(report, folder)
+    if as_json:
+        echo_json({"paths": {k: str(v) for k, v in paths.items()}, "provenance": report.provenance})
+        return
     click.echo(f"wrote {paths['html']} and {paths['markdown']} ({report.provenance['run time (s)']} s)")

@@ -4,7 +4,7 @@
 argument (a :class:`binokel_sim.runner.Scale`) instead; the progress bar follows the
 command's ``--quiet`` flag when it has one. None of the options changes the numbers.
 
-    @odds.command("tapp")
+    @click.command("tapp")
     @rules_option
     @seed_option
     @quiet_option
@@ -20,8 +20,9 @@ from typing import Any, Callable
 
 import click
 
-from binokel_sim.runner import Scale, check_scheduler
 from binokel_sim.errors import InputError
+from binokel_sim.output import check_output
+from binokel_sim.runner import Scale, check_scheduler
 
 from .common import show_progress
 
@@ -31,10 +32,9 @@ def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 
 def _checkpoint(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    if value.strip() == "":
+    if value is not None and value.strip() == "":
         raise InputError("--checkpoint: expected a folder path")
+    check_output(value, "--checkpoint", "folder")
     return value
 
 

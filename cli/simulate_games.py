@@ -2,36 +2,35 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import pandas as pd
 
-from binokel_sim.game.simulate import MAX_DEALS
 from binokel_sim.game.runs import simulate_games
-from binokel_sim.output import check_figure_path, table_writer, write_figure, write_table
+from binokel_sim.game.simulate import MAX_DEALS
+from binokel_sim.output import write_figure, write_table
 
-from .common import echo_json, json_option, quiet_option, rules_option, seed_option
-from .main import simulate
+from .common import (charts_options, echo_json, json_option, out_option, output_option, quiet_option, rules_option,
+                     seed_option)
 from .scale_options import scale_options
 
 
-@simulate.command("games")
+@click.command("games", short_help="Whole games to the target: win rates, scores.")
 @rules_option
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True, help="Number of games.")
 @seed_option
 @click.option("--max-deals", type=click.IntRange(min=1), default=MAX_DEALS, show_default=True,
               help="A game still open after this many deals is recorded as unfinished.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Summary table to FILE.csv, .parquet or .json.")
-@click.option("--games-out", type=click.Path(dir_okay=False), default=None, help="One row per game (CSV/Parquet/JSON).")
-@click.option("--deals-out", type=click.Path(dir_okay=False), default=None,
-              help="One row per deal with running totals (CSV/Parquet/JSON).")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None,
-              help="Score trajectories and winners chart (PNG or SVG).")
+@out_option("Summary table to FILE.csv, .parquet or .json.")
+@output_option("--games-out", help="One row per game (CSV/Parquet/JSON).")
+@output_option("--deals-out", help="One row per deal with running totals (CSV/Parquet/JSON).")
+@charts_options
 @json_option
 @quiet_option
 @scale_options
-def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deals_out, chart, as_json: bool,
-              quiet: bool, scale) -> None:
+def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deals_out, charts, chart_format: str,
+              as_json: bool, quiet: bool, scale) -> None:
     """Simulate GAMES whole games: auction, exchange, surrender, double-dummy play, scoring.
 
     Each seat bids up to a fast estimate of its hand; the soloist exchanges with the
@@ -41,21 +40,16 @@ def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deal
 
     \b
     Example:
-      binokel simulate games --rules kreuz --games 50 --deals-out deals.parquet --chart games.png
+      binokel simulate games --rules kreuz --games 50 --deals-out deals.parquet --charts charts/
     """
-    for path in (out, games_out, deals_out):
-        if path is not None:
-            table_writer(path)  # an unknown extension fails before the run
-    if chart is not None:
-        check_figure_path(chart)
     res = simulate_games(rules, games, seed, scale=scale, max_deals=max_deals)
     for df, path in ((res.summary, out), (res.games, games_out), (res.deals, deals_out)):
         if path is not None:
             write_table(df, path)
-    if chart is not None:
+    if charts is not None:
         from binokel_sim.analyses.charts import game_trajectories
 
-        write_figure(game_trajectories(res.games, res.deals, rules), chart)
+        write_figure(game_trajectories(res.games, res.deals, rules), Path(charts) / f"games.{chart_format}")
     if as_json:
         echo_json({"provenance": res.provenance, "summary": res.summary.to_dict(orient="records")})
         return

@@ -10,41 +10,15 @@ import json
 from typing import Any
 
 import click
+import pandas as pd
 
-from binokel_sim.dealing.dealer import check_deck
 from binokel_sim.errors import InputError
+from binokel_sim.output import write_table
+from binokel_sim.play.setup import build_position
+from binokel_sim.play.solver import Solver, solve as solve_position
 from binokel_sim.rules import Rules
-from binokel_sim.play.solver import Position, Solver, parse_trump, solve as solve_position
 
-from .common import json_option, rules_option
-from .main import cli
-
-
-def build_position(rules: Rules, hands: Any, trump: Any, leader: Any, solo: Any, teams: Any, trick: Any,
-                   durch: bool, bettel: bool) -> Position:
-    """A validated position with the CLI's defaults taken from the rules."""
-    special = durch or bettel
-    if solo is None:
-        solo = 0
-    if leader is None:
-        leader = rules.play.first_leader(solo, durch=durch)
-    if special:
-        if parse_trump(trump) is not None:
-            raise InputError("Durch and Bettel are played without trumps (leave out --trump or give none)")
-        trump = None
-    elif trump is None:
-        raise InputError("missing trump: give a suit letter E, G, H, S or none")
-    pos = Position.parse(hands, trump, leader, solo, teams, trick or (), last_trick=rules.play.last_trick)
-    if pos.seats != rules.layout.players:
-        raise InputError(f"{pos.seats} hands given, but preset {rules.name!r} seats {rules.layout.players} players "
-                         "(choose --rules to match)")
-    if teams is None and rules.layout.teams:
-        pos = Position.parse(hands, trump, leader, solo, rules.layout.partners(pos.solo), trick or (),
-                             last_trick=rules.play.last_trick)
-    for s, h in enumerate(pos.hands):
-        check_deck(rules, [c for c in range(24) if h[c]], f"seat {s}")
-    check_deck(rules, pos.trick, "trick")
-    return pos
+from .common import echo_json, json_option, out_option, quiet_option, rules_option
 
 
 def _text(result: dict[str, Any]) -> str:
@@ -64,8 +38,10 @@ _BATCH_KEYS = {"hands", "trump", "leader", "solo", "teams", "trick", "target", "
                "need_trick"}
 
 
-def _batch(path: str, rules: Rules, as_json: bool) -> None:
+def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
+    """Solve every line of ``path``, printing each result as it comes (JSON lines with ``as_json``)."""
     solver = Solver()
+    results = []
     try:
         fh = open(path, encoding="utf-8")
     except OSError as exc:
@@ -101,9 +77,11 @@ def _batch(path: str, rules: Rules, as_json: bool) -> None:
             except InputError as exc:
                 raise InputError(f"{path} line {no}: {exc}") from None
             click.echo(json.dumps(result) if as_json else _text(result))
+            results.append(result)
+    return results
 
 
-@cli.command("solve")
+@click.command("solve", short_help="Exact double-dummy value of a position.")
 @click.option("--hands", help='Hands in seat order separated by "/", e.g. "EA E10 ... / GK ... / ...".')
 @click.option("--trump", help="Trump suit letter (E, G, H, S) or none.")
 @click.option("--leader", type=int, default=None, help="Seat leading the current trick (default: from the rules).")
@@ -118,13 +96,20 @@ def _batch(path: str, rules: Rules, as_json: bool) -> None:
 @click.option("--batch", type=str, default=None, help="Solve every JSON line of this file (see the docs).")
 @rules_option
 @json_option
+@out_option("Write one row per position solved to FILE.csv, .parquet or .json.")
+@quiet_option
 def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, cards, durch, bettel, batch, rules,
-              as_json) -> None:
-    """Exact double-dummy play: points the soloist's side can guarantee, and more."""
+              as_json, out, quiet) -> None:
+    """Exact double-dummy play: points the soloist's side can guarantee, and more.
+
+    With --batch and --json, one JSON object per line (in the order of the file).
+    """
     if batch is not None:
         if hands is not None:
             raise InputError("give either --hands or --batch, not both")
-        _batch(batch, rules, as_json)
+        results = _batch(batch, rules, as_json)
+        if out is not None:
+            write_table(pd.DataFrame(results), out)
         return
     if hands is None:
         raise InputError("missing --hands (or --batch FILE)")
@@ -132,4 +117,9 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
         raise InputError("give --durch or --bettel, not both")
     pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch, bettel)
     result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick)
-    click.echo(json.dumps(result) if as_json else _text(result))
+    if out is not None:
+        write_table(pd.DataFrame([result]), out)
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(_text(result))

@@ -29,3 +29,12 @@ def assert_one_line_error(capsys, *args, contains=""):
     assert "Traceback" not in err
     assert contains in lines[0], lines[0]
     return lines[0]
+
+
+def walk_commands(group, prefix=()):
+    """(command path, Click command) of every leaf command under ``group``."""
+    for name, cmd in group.commands.items():
+        if hasattr(cmd, "commands"):
+            yield from walk_commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd

@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from binokel_sim import streams
 from binokel_sim.cards import counts_of
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.melds.scorer import best_trump
@@ -22,7 +23,7 @@ CALLS = {"n": 0, "fail_at": 0}
 
 def meld_chunk(job: Job, chunk: Chunk) -> np.ndarray:
     rules = job.rules
-    deals = Dealer(rules, job.seed, stream=(9,)).deal(chunk.size, start=chunk.start)
+    deals = Dealer(rules, job.seed, stream=streams.stream("scale_test")).deal(chunk.size, start=chunk.start)
     table = rules.meld_array()
     h = rules.layout.hand_size
     seat = int(job.params.get("seat", 0))

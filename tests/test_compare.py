@@ -24,7 +24,7 @@ def table():
 
 
 def test_meld_figures_come_from_the_meld_odds_study(table):
-    odds = meld_odds_table(STD, 3000, 3, workers=1, scopes=("hand", "kept"))
+    odds = meld_odds_table(STD, 3000, 3, scale=Scale(workers=1), scopes=("hand", "kept"))
     get = lambda scope, ev: odds[(odds.scope == scope) & (odds.event == ev)].iloc[0]  # noqa: E731
     t = table[table.rules == "standard"].set_index("figure")
     assert t.loc["binokel in hand", "value"] == get("hand", "binokel").value

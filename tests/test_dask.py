@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from distributed import LocalCluster
 
 import scale_jobs
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Checkpoint, Job, Scale, run_jobs
+
+distributed = pytest.importorskip("distributed", reason="needs the 'distributed' extra: pip install '.[distributed]'")
+LocalCluster = distributed.LocalCluster
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def test_meld_odds_and_durch_on_dask_equal_local(scheduler):
     from binokel_sim.analyses.meld_odds import meld_odds_table
 
     r = load_rules("grupp")
-    local = meld_odds_table(r, 12_000, 2, workers=1, chunk_size=4000, scopes=("hand", "kept"))
+    local = meld_odds_table(r, 12_000, 2, scale=Scale(workers=1), chunk_size=4000, scopes=("hand", "kept"))
     remote = meld_odds_table(r, 12_000, 2, scale=Scale(scheduler=scheduler), chunk_size=4000, scopes=("hand", "kept"))
     pd.testing.assert_frame_equal(local, remote)
     job = Job("compare-durch", durch_chunk, n=3000, seed=2, rules=r, chunk_size=1000)

@@ -9,12 +9,14 @@ plumbing is checked exactly and fast; ``test_real_solver_*`` runs the real solve
 import numpy as np
 import pytest
 
+from binokel_sim.runner import Scale
+from binokel_sim.contracts import Contract
 from binokel_sim.cards import CARD_POINTS, Hand, counts_of, parse_cards
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import PLAY_WEIGHTS, cheap_candidates, durch_losers, play_estimate
-from binokel_sim.exchange.policy import inner_hands
+from binokel_sim.exchange.candidates import PLAY_WEIGHTS, durch_losers, play_estimate
+from binokel_sim.exchange.policy import cheap_candidates, inner_hands
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import load_rules
 
@@ -38,7 +40,7 @@ def toy_specials():
     # A Durch is "made" when no other hand holds a card beating one of the soloist's.
     def made(code, counts, soloist, side, leader, last):
         others = sum(counts[s].astype(np.int64) for s in range(counts.shape[0]) if s != soloist)
-        return code == 4 and durch_losers(counts[soloist], (2 - others).astype(np.uint8)) == 0
+        return code == Contract.DURCH and durch_losers(counts[soloist], (2 - others).astype(np.uint8)) == 0
     return made
 
 
@@ -81,11 +83,11 @@ def test_p_make_never_rises_with_the_bid(policy):
 
 
 def test_same_seed_same_numbers_any_chunking_and_workers():
-    a = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, workers=1,
+    a = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, scale=Scale(workers=1),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=30))
-    b = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, workers=2,
+    b = evaluate_hand(HAND, STD, samples=30, seed=9, policy="sampled", dd=TOY, scale=Scale(workers=2),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
-    c = evaluate_hand(HAND, STD, samples=30, seed=10, policy="sampled", dd=TOY, workers=2,
+    c = evaluate_hand(HAND, STD, samples=30, seed=10, policy="sampled", dd=TOY, scale=Scale(workers=2),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
     for k in a.parts:
         assert np.array_equal(a.parts[k], b.parts[k]), k
@@ -113,7 +115,8 @@ def test_inner_deals_are_the_unseen_cards():
     deck = np.full(24, 2, dtype=np.int64)
     deck[5::6] = 0
     out = np.zeros((1, 5, 3, 24), dtype=np.uint8)
-    inner_hands(np.uint64(1), np.uint64(2), np.zeros(1, np.int64), pool, deck, np.int64(5), np.array([1, 2]), np.int64(12), out)
+    inner_hands(np.uint64(1), np.uint64(2), np.zeros(1, np.int64), pool, deck, np.int64(5), np.array([1, 2]),
+                np.int64(12), out)
     assert (out[0, :, 0].sum(axis=1) == 0).all()
     assert (out[0, :, 1:].sum(axis=2) == 12).all()
     assert (out[0, :, 1] + out[0, :, 2] == deck - pool[0]).all()

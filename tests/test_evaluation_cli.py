@@ -2,6 +2,7 @@
 
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import binokel_sim.evaluation.dd as evaluation_dd
@@ -61,8 +62,8 @@ def test_odds_tapp_melds_only_and_dd(capsys, toy_dd, tmp_path):
     for feature in ("melds", "aces", "tens", "longest"):
         assert sum(r["n"] for r in rep["by_class"] if r["feature"] == feature) == 40
     assert sum(r["melds_share"] for r in rep["distribution"]) == pytest.approx(1.0)
-    chart = tmp_path / "t.png"
-    rep = run_json(capsys, "odds", "tapp", "--deals", "12", "--chart", str(chart), "-q")
+    chart = tmp_path / "charts" / "tapp_value.png"
+    rep = run_json(capsys, "odds", "tapp", "--deals", "12", "--charts", str(tmp_path / "charts"), "-q")
     assert rep["double_dummy"] and rep["overall"]["n"] == 12 and np.isfinite(rep["overall"]["dd_mean"])
     assert chart.read_bytes()[:4] == b"\x89PNG"
 
@@ -75,5 +76,18 @@ def test_odds_bids_table(capsys, toy_dd):
     for r in rows:
         if r["safe_bid"] is not None:
             assert r["safe_p_make"] >= 0.8
-    assert_one_line_error(capsys, "odds", "bids", "--melds-only", contains="double-dummy")
-    assert_one_line_error(capsys, "odds", "tapp", "--chart", "x.gif", contains="cannot write a chart")
+    assert_one_line_error(capsys, "odds", "bids", "--melds-only", contains="--melds-only")
+    assert_one_line_error(capsys, "odds", "tapp", "--chart-format", "gif", contains="gif")
+
+
+def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
+    rep = run_json(capsys, "fit", "formula", "--deals", "24", "--seed", "5", "--out", str(tmp_path / "f.csv"), "-q")
+    f = rep["formula"]
+    assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals_train"] == 24
+    assert f["provenance"]["command"].startswith("binokel fit formula --rules standard --deals 24")
+    assert 0 < f["provenance"]["n_train"] <= 24 and f["provenance"]["n_test"] <= 12
+    table = pd.read_csv(tmp_path / "f.csv")
+    assert table["term"].tolist() == ["intercept", "melds", "aces", "tens", "trump_len"]
+    rep = run_json(capsys, "calibrate", "--deals", "30", "--seed", "2", "--charts", str(tmp_path / "ch"), "-q")
+    assert rep["rules"] == "standard" and rep["deals"] == 30 and sum(r["n"] for r in rep["table"]) == 30
+    assert (tmp_path / "ch" / "calibration.png").read_bytes()[:4] == b"\x89PNG"

@@ -9,6 +9,7 @@ from math import comb, prod
 import numpy as np
 import pytest
 
+from binokel_sim.runner import Scale
 from binokel_sim.analyses.meld_odds import meld_odds_table
 from binokel_sim.errors import InputError
 from binokel_sim.odds.exact_kept import (class_of, has_structure, kept_counts, kept_distributions, kept_setup,
@@ -119,7 +120,7 @@ def test_full_size_pmfs_are_distributions(preset):
     pmfs = kept_distributions(rules)  # kept_counts asserts that the counts add up to comb(deck, cards)
     unit = meld_unit(rules.melds)
     full = {q: total_distribution(rules, cards, q) for q in ("trump_E", "best")}
-    for q, pmf in pmfs.items():
+    for pmf in pmfs.values():
         assert sum(pmf.values()) == 1 and all(p > 0 for p in pmf.values())
         assert all(v % unit == 0 for v in pmf)
     assert pmfs["trump_E"] == pmfs["trump_H"]  # E and H are interchangeable
@@ -181,7 +182,7 @@ def test_bad_arguments_raise(tmp_path):
 
 
 def test_monte_carlo_agrees_with_exact_kept_rows():
-    df = meld_odds_table(STANDARD, 300_000, seed=9, exact=True, workers=2, scopes=("kept",))
+    df = meld_odds_table(STANDARD, 300_000, seed=9, exact=True, scale=Scale(workers=2), scopes=("kept",))
     kept = df[df.scope == "kept"]
     assert kept.exact.notna().all() and df.attrs["kept_exact"].startswith("combinatorics")
     mean = kept[kept.event == "meld_mean_best"].iloc[0]

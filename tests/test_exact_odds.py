@@ -181,7 +181,7 @@ def test_one_meld_tables_match_their_events(tmp_path):
 def test_pmfs_are_distributions_and_best_dominates_each_trump():
     for cards in (12, 16):
         pmfs = {q: total_distribution(STANDARD, cards, q) for q in QUANTITIES}
-        for q, pmf in pmfs.items():
+        for pmf in pmfs.values():
             assert sum(pmf.values()) == 1 and all(p > 0 for p in pmf.values())
         # E and H are symmetric (Binokel is G + S); best >= every fixed trump in distribution.
         assert pmfs["trump_E"] == pmfs["trump_H"]

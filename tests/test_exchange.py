@@ -5,12 +5,13 @@ import itertools
 import numpy as np
 import pytest
 
+from binokel_sim.contracts import is_trump
 from binokel_sim.cards import CARD_POINTS, Hand, cards_of, counts_of, parse_cards
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
-from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, best_per_trump, cheap_candidates, discard_bound, durch_losers,
-                                  enumerate_discards, play_estimate)
-from binokel_sim.exchange.policy import build_candidates, choose
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, best_per_trump, discard_bound, durch_losers,
+                                             enumerate_discards, play_estimate)
+from binokel_sim.exchange.policy import build_candidates, cheap_candidates, choose
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import load_rules
 
@@ -89,7 +90,7 @@ def test_discards_are_always_legal(preset, policy):
     if not r.layout.sevens:
         assert cs.disc[:, :, 5::6].sum() == 0  # no sevens invented in a 40-card deck
     ch = choose(r, 0, cs, policy)
-    assert ((cs.code[np.arange(len(ds)), ch.index] < 4) | (cs.measure[np.arange(len(ds)), ch.index] == 0)).all()
+    assert (is_trump(cs.code[np.arange(len(ds)), ch.index]) | (cs.measure[np.arange(len(ds)), ch.index] == 0)).all()
 
 
 def test_cheap_candidates_hand_checked():
@@ -145,3 +146,18 @@ def test_grupp_durch_from_hand_and_bettel_candidates():
     assert bettel_risk(ea, ea) == 10  # two each of E10 EK EO EU E7 unseen below it
     low = Hand.parse("E7 G7").counts
     assert bettel_risk(low, low) == 0
+
+
+def test_durch_from_the_hand_sees_only_the_hand():
+    # Announced without the Tapp (grupp): the measure counts every card outside the hand as unseen,
+    # the same in the batch path and in the facade.
+    r = load_rules("grupp")
+    _, ds = deals("grupp", 6, seed=3)
+    hands = np.stack([h for h, _ in ds])
+    tapps = np.stack([t for _, t in ds])
+    cs = build_candidates(r, hands, tapps, "heuristic")
+    col = list(cs.code[0]).index(4)
+    assert [int(m) for m in cs.measure[:, col]] == [int(durch_losers(h, h)) for h in hands]
+    for h, t, m in zip(hands, tapps, cs.measure[:, col], strict=True):
+        durch = [c for c in cheap_candidates(list(cards_of(h)), list(cards_of(t)), r) if c.contract == "durch"]
+        assert durch[0].measure == m and durch[0].discard == tuple(cards_of(t))

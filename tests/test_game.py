@@ -134,7 +134,7 @@ def test_simulate_games_cli_resumes_from_checkpoint(short_kreuz, tmp_path, capsy
     assert code == 0, err
     ck = tmp_path / "ck"
     code, _, err = run_cli(capsys, *args, "--deals-out", str(tmp_path / "b.parquet"), "--checkpoint", str(ck),
-                           "--chart", str(tmp_path / "g.svg"), "--games-out", str(tmp_path / "g.json"))
+                           "--charts", str(tmp_path), "--chart-format", "svg", "--games-out", str(tmp_path / "g.json"))
     assert code == 0, err
     # Drop the second chunk as if the run had been killed before it finished; resume.
     (chunk_dir,) = [p for p in ck.iterdir() if p.is_dir()]
@@ -146,17 +146,18 @@ def test_simulate_games_cli_resumes_from_checkpoint(short_kreuz, tmp_path, capsy
     a = pd.read_csv(tmp_path / "a.csv")
     assert a.equals(pd.read_parquet(tmp_path / "b.parquet").astype(a.dtypes.to_dict()))
     assert a.equals(pd.read_json(tmp_path / "c.json").astype(a.dtypes.to_dict()))
-    assert (tmp_path / "g.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "games.svg").read_text().lstrip().startswith("<?xml")
     assert len(json.loads((tmp_path / "g.json").read_text())) == 3
     summary = json.loads(out2)
     assert summary["provenance"]["seed"] == 4 and summary["provenance"]["games"] == 3
     assert "deals per game" in out
 
 
-def test_simulate_games_cli_errors(capsys):
+def test_simulate_games_cli_errors(capsys, tmp_path):
     assert_one_line_error(capsys, "simulate", "games", "--games", "0", contains="--games")
     assert_one_line_error(capsys, "simulate", "games", "--out", "x.txt", contains="x.txt")
-    assert_one_line_error(capsys, "simulate", "games", "--chart", "x.gif", contains="x.gif")
+    (tmp_path / "f").write_text("")
+    assert_one_line_error(capsys, "simulate", "games", "--charts", str(tmp_path / "f"), contains="is a file")
     assert_one_line_error(capsys, "simulate", "games", "--scheduler", "localhost", contains="--scheduler")
     assert_one_line_error(capsys, "simulate", "games", "--rules", "nope", contains="nope")
 

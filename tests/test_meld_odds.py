@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from binokel_sim.runner import Scale
 from binokel_sim.analyses.meld_odds import cluster_estimate, meld_odds_table
 from binokel_sim.cards import counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
@@ -16,7 +17,8 @@ from binokel_sim.melds.events import LEVELS, levels_for
 from binokel_sim.melds.scorer import (best_kept, best_kept_at, binokel_level, kind_level, suit_structure,
                                totals_by_trump)
 from binokel_sim.melds.patterns import patterns_of, score_patterns, score_tables, unpack_levels
-from binokel_sim.odds.monte_carlo import MELD_ODDS_STREAM, deal_patterns, deal_setup, kept_totals, run_meld_tally
+from binokel_sim import streams
+from binokel_sim.odds.monte_carlo import deal_patterns, deal_setup, kept_totals, run_meld_tally
 from binokel_sim.rules import load_rules
 
 STANDARD = load_rules("standard")
@@ -40,7 +42,7 @@ def reference_levels(c):
 def test_fused_deal_and_score_match_dealer_and_melds(preset):
     rules = load_rules(preset)
     ds, st = deal_setup(rules, 11), score_tables(rules)
-    rows = Dealer(rules, seed=11, stream=(MELD_ODDS_STREAM,)).deal(150)
+    rows = Dealer(rules, seed=11, stream=streams.stream("meld_odds")).deal(150)
     buf = np.empty(ds.free.shape[0], dtype=np.int8)
     pat = np.zeros((rules.layout.players + 1, 4), dtype=np.int64)
     tot, ref, table = np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), rules.meld_array()
@@ -73,8 +75,8 @@ def test_kept_totals_match_best_kept():
 def test_estimates_and_cluster_errors_match_a_per_deal_computation():
     """Rows recomputed from per-deal counts c (members with the event / summed totals)."""
     deals = 400
-    df = meld_odds_table(STANDARD, deals, seed=9, workers=1).set_index(["scope", "event"])
-    dealer = Dealer(STANDARD, seed=9, stream=(MELD_ODDS_STREAM,))
+    df = meld_odds_table(STANDARD, deals, seed=9, scale=Scale(workers=1)).set_index(["scope", "event"])
+    dealer = Dealer(STANDARD, seed=9, stream=streams.stream("meld_odds"))
     sl = seat_slices(STANDARD)
     table, tot = STANDARD.meld_array(), np.zeros(4, dtype=np.int64)
     per_deal = {k: [] for k in ("binokel", "pair_G", "best", "trump_S", "ge150", "pmf120", "tapp_best", "kept_best")}
@@ -131,7 +133,7 @@ def assert_near_exact(df):
 
 
 def test_monte_carlo_agrees_with_exact_for_every_row():
-    df = meld_odds_table(STANDARD, 60_000, seed=2, exact=True, workers=2, scopes=("hand", "hand+tapp"))
+    df = meld_odds_table(STANDARD, 60_000, seed=2, exact=True, scale=Scale(workers=2), scopes=("hand", "hand+tapp"))
     events = {e for lv in LEVELS[:13] for e in lv.events}
     assert events <= set(df.event)
     assert {"meld_mean_best", "meld_at_least_1000_best", "meld_pmf_trump_E_0"} <= set(df.event)
@@ -140,7 +142,7 @@ def test_monte_carlo_agrees_with_exact_for_every_row():
 
 def test_monte_carlo_events_with_sevens_agree_with_exact():
     rules = load_rules("wuerttemberg")
-    df = meld_odds_table(rules, 40_000, seed=4, workers=2, scopes=("hand", "hand+tapp"))
+    df = meld_odds_table(rules, 40_000, seed=4, scale=Scale(workers=2), scopes=("hand", "hand+tapp"))
     lay = rules.layout
     sizes = {"hand": lay.hand_size, "hand+tapp": lay.hand_size + lay.tapp_size}
     exact = {s: event_probabilities(rules, n) for s, n in sizes.items()}
@@ -154,17 +156,17 @@ def test_monte_carlo_events_with_sevens_agree_with_exact():
 
 def test_same_numbers_for_any_worker_count_and_chunking():
     rules = load_rules("standard-48")
-    a = run_meld_tally(rules, 9_000, seed=5, workers=1, chunk_size=9_000)
-    b = run_meld_tally(rules, 9_000, seed=5, workers=2, chunk_size=1_234)
+    a = run_meld_tally(rules, 9_000, seed=5, scale=Scale(workers=1), chunk_size=9_000)
+    b = run_meld_tally(rules, 9_000, seed=5, scale=Scale(workers=2), chunk_size=1_234)
     for x, y in zip(a.arrays(), b.arrays()):
         assert np.array_equal(x, y)
     assert a.hist[2].sum() == 9_000 * 5  # the kept scope ran
-    c = run_meld_tally(rules, 9_000, seed=6, workers=2, chunk_size=1_234)
+    c = run_meld_tally(rules, 9_000, seed=6, scale=Scale(workers=2), chunk_size=1_234)
     assert not np.array_equal(a.hist, c.hist)
 
 
 def test_table_shape_rows_and_provenance():
-    df = meld_odds_table(load_rules("four-solo"), 3_000, seed=1, workers=1)
+    df = meld_odds_table(load_rules("four-solo"), 3_000, seed=1, scale=Scale(workers=1))
     assert list(df.columns) == ["scope", "event", "value", "stderr", "exact", "z", "n"]
     assert list(dict.fromkeys(df.scope)) == ["hand", "hand+tapp", "kept"]
     assert df.attrs["rules"] == "four-solo" and df.attrs["seed"] == 1 and df.attrs["deals"] == 3_000
@@ -185,6 +187,6 @@ def test_bad_arguments_raise():
 
 
 def test_table_frame_types():
-    df = meld_odds_table(STANDARD, 500, seed=1, workers=1, scopes=("hand",))
+    df = meld_odds_table(STANDARD, 500, seed=1, scale=Scale(workers=1), scopes=("hand",))
     assert isinstance(df, pd.DataFrame) and df.n.dtype == np.int64
     assert set(df.scope) == {"hand"}

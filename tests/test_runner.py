@@ -176,7 +176,17 @@ def test_scheduler_address_is_checked():
 
 
 def test_unreachable_scheduler_is_one_line_error():
+    pytest.importorskip("distributed", reason="needs the 'distributed' extra: pip install '.[distributed]'")
     with pytest.raises(InputError, match="cannot reach tcp://127.0.0.1:9") as exc:
+        connect("tcp://127.0.0.1:9", timeout=0.5)
+    assert "\n" not in str(exc.value)
+
+
+def test_scheduler_without_dask_is_one_line_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were not installed
+    with pytest.raises(InputError, match="needs Dask") as exc:
         connect("tcp://127.0.0.1:9", timeout=0.5)
     assert "\n" not in str(exc.value)
 

@@ -47,7 +47,7 @@ def to_position(hands, trump, leader, solo, side, trick, **kw) -> Position:
     return Position.parse([list(h) for h in hands], trump, leader, solo, list(side), list(trick), **kw)
 
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}seats{'-kreuz' if l[1] else ''}{'-48' if l[2] else ''}")
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda lay: f"{lay[0]}seats{'-kreuz' if lay[1] else ''}{'-48' if lay[2] else ''}")
 def test_max_points_matches_reference(layout):
     seats, kreuz, sevens, sizes, count = layout
     rng = random.Random(hash(layout) & 0xFFFF)

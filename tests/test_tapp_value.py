@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from binokel_sim.runner import Scale
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.analyses.tapp_value import by_class, distribution, hand_class, summary
 from binokel_sim.cards import Hand
@@ -40,8 +41,8 @@ def test_class_tables_hand_checked():
 
 
 def test_study_deals_reproducible_and_chunking_free():
-    a = study_deals(STD, 18, seed=3, policy="sampled", dd=TOY, workers=1, chunk_size=18)
-    b = study_deals(STD, 18, seed=3, policy="sampled", dd=TOY, workers=2, chunk_size=5)
+    a = study_deals(STD, 18, seed=3, policy="sampled", dd=TOY, scale=Scale(workers=1), chunk_size=18)
+    b = study_deals(STD, 18, seed=3, policy="sampled", dd=TOY, scale=Scale(workers=2), chunk_size=5)
     cols = ["deal", "soloist", "melds", "value", "code", "result", "base_result", "melds_tapp_value"]
     pd.testing.assert_frame_equal(a[cols], b[cols])
     assert a["soloist"].tolist() == [i % 3 for i in range(18)]

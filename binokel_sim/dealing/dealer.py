@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -25,7 +26,7 @@ from binokel_sim.cards import COPIES, N_TYPES, Hand, counts_of, deck_types, form
 from binokel_sim.errors import InputError
 from binokel_sim.jit import kernel
 from binokel_sim.rng import derive_key, next_below, stream_start
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 
 TAPP = "tapp"
 
@@ -58,15 +59,6 @@ def deal_batch(key0, key1, start, free, fixed, out):
     buf = np.empty(free.shape[0], dtype=np.int8)
     for i in range(out.shape[0]):
         deal_one(key0, key1, start + i, free, fixed, buf, out[i])
-
-
-@kernel(noalloc=True)
-def row_counts(row, begin, end, counts):
-    """Count vector of ``row[begin:end]`` into ``counts`` (zeroed first)."""
-    for c in range(counts.shape[0]):
-        counts[c] = 0
-    for s in range(begin, end):
-        counts[row[s]] += 1
 
 
 @dataclass(frozen=True)
@@ -112,7 +104,8 @@ def make_spec(rules: Rules, predealt: Mapping[int | str, Iterable[int] | str] | 
             used[c] += 1
     over = np.nonzero(used > COPIES)[0]
     if over.size:
-        raise InputError(f"predealt: card {format_cards([int(over[0])])} given {int(used[over[0]])} times (at most twice)")
+        card = int(over[0])
+        raise InputError(f"predealt: card {format_cards([card])} given {int(used[card])} times (at most twice)")
     deck = deck_types(rules.layout.sevens)
     remaining = np.bincount(deck, minlength=N_TYPES) - used
     free = np.repeat(np.arange(N_TYPES, dtype=np.int8), remaining)
@@ -122,7 +115,9 @@ def make_spec(rules: Rules, predealt: Mapping[int | str, Iterable[int] | str] | 
 class Dealer:
     """Seeded dealer for a rules preset; same seed and index, same deal."""
 
-    def __init__(self, rules: Rules, seed: int = 0, predealt=None, stream: tuple[int, ...] = ()):
+    def __init__(self, rules: Rules | str | os.PathLike[str], seed: int = 0, predealt=None,
+                 stream: tuple[int, ...] = ()):
+        rules = as_rules(rules)
         self.rules = rules
         self.seed = seed
         self.key = derive_key(seed, *stream)

@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from binokel_sim.exchange.candidates import DURCH_CODE
+from binokel_sim.contracts import DURCH_CODE, Contract, is_trump
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import Rules
@@ -100,7 +100,7 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
     counts[:, soloist, :] = kept
     mask = side_mask(rules, soloist)
     table = rules.meld_array()
-    trump_rows = np.nonzero(code < 4)[0]
+    trump_rows = np.nonzero(is_trump(code))[0]
     if trump_rows.size:
         c = np.ascontiguousarray(counts[trump_rows])
         tr = code[trump_rows].astype(np.int8)
@@ -112,18 +112,18 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
                 bonus[:, s] = m
             else:
                 value[trump_rows] += m  # melds count without a trick: add them outside the play
-        leader = np.full(trump_rows.size, first_leader(rules, soloist, 0), dtype=np.int8)
+        leader = np.full(trump_rows.size, first_leader(rules, soloist, Contract.E), dtype=np.int8)
         side = np.full(trump_rows.size, mask, dtype=np.uint8)
         pts = np.asarray(solver(c, tr, leader, side, bonus, int(rules.play.last_trick)), dtype=np.int64)
         value[trump_rows] += round_points(disc_points[trump_rows].astype(np.int64) + pts, rules)
         took[trump_rows] = pts > 0
-    special_rows = np.nonzero(code >= DURCH_CODE)[0]
+    special_rows = np.nonzero(~is_trump(code))[0]
     if special_rows.size:
         made = (dd.specials or default_specials)()
-        side = rules.layout.partners(soloist)
+        seats = rules.layout.partners(soloist)
         for i in special_rows:
-            leader = first_leader(rules, soloist, int(code[i]))
-            ok = bool(made(int(code[i]), counts[i], soloist, side, leader, int(rules.play.last_trick)))
+            lead = first_leader(rules, soloist, int(code[i]))
+            ok = bool(made(int(code[i]), counts[i], soloist, seats, lead, int(rules.play.last_trick)))
             value[i] = ok
             took[i] = ok
     return value, took

@@ -20,7 +20,6 @@ from binokel_sim.melds.scorer import best_trump
 from binokel_sim.rules import Rules
 
 FEATURES = ("melds", "aces", "tens", "longest", "trump_len", "side_aces", "points")
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @kernel
@@ -40,7 +39,7 @@ def features_batch(hands, table, out):
             n = 0
             for r in range(6):
                 n += h[b + r]
-                pts += _POINTS[b + r] * h[b + r]
+                pts += CARD_POINTS[b + r] * h[b + r]
             longest = max(longest, n)
         tl = 0
         for r in range(6):

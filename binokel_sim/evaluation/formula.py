@@ -92,7 +92,8 @@ class Formula:
             else:
                 parts.append(names[f].format(f"{c:+.0f}"))
         return (f"Expect about {self.intercept:.0f} + " + ", ".join(parts)
-                + f" (give or take {self.sd:.0f}); bid up to that minus about {self.sd * 0.85:.0f} to make it 80 % of the time.")
+                + f" (give or take {self.sd:.0f}); bid up to that minus about {self.sd * 0.85:.0f}"
+                " to make it 80 % of the time.")
 
 
 def load_formula(rules: Rules | str = "standard", path: str | Path | None = None) -> Formula:
@@ -100,7 +101,7 @@ def load_formula(rules: Rules | str = "standard", path: str | Path | None = None
     name = load_rules(rules).name
     p = Path(path) if path else COEFFICIENTS
     if not p.is_file():
-        raise InputError(f"no hand-formula coefficients at {p} (run python -m binokel_sim.analyses.hand_formula)")
+        raise InputError(f"no hand-formula coefficients at {p} (run binokel fit formula --write)")
     data = json.loads(p.read_text(encoding="utf-8"))
     if name not in data:
         raise InputError(f"no hand formula fitted for rules {name!r} (have: {', '.join(sorted(data))})")
@@ -112,3 +113,14 @@ def formula_dict(f: Formula) -> dict:
     d = asdict(f)
     d.pop("rules")
     return d
+
+
+def formula_advice(counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict | None:
+    """The hand formula's quick estimate for ``counts`` (total, sd, ceiling and safe bid) with its
+    training size and test R^2, where coefficients were fitted for ``rules``; else None."""
+    try:
+        f = load_formula(rules)
+    except InputError:
+        return None
+    return {**f.advise(counts, rules, confidence), "n_train": f.provenance.get("n_train"),
+            "r2_test": f.provenance.get("r2_test")}

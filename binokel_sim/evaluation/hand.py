@@ -22,6 +22,7 @@ change a number.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,21 +30,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, SUITS, deck_types, format_cards
+from binokel_sim import streams
+from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types, format_cards
+from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import Dealer, seat_slices
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, check_count
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import BETTEL_CODE, DURCH_CODE, Candidate, as_counts, check_policy, make_candidate, pool_of
-from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
+from binokel_sim.exchange.candidates import Candidate, as_counts, check_policy, pool_of
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose, inner_hands
 from binokel_sim.rng import derive_key
-from binokel_sim.rules import Rules, load_rules
-from binokel_sim.runner import Chunk, chunk_ranges, run_chunks
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.runner import Chunk, Scale, chunk_ranges, run_local_chunks
 from binokel_sim.scoring import bid_ladder, special_score, surrender_choice
 
-#: Stream ids (issue 4) under the seed: outer deals, the soloist's inner deals, the baseline's.
-STREAM_DEALS, STREAM_INNER, STREAM_BASE = (4, 1), (4, 2), (4, 3)
-CONTRACT_NAMES = tuple(SUITS) + ("durch", "bettel")
-_POINTS = CARD_POINTS.astype(np.int64)
+#: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
+STREAM_DEALS, STREAM_INNER, STREAM_BASE = (streams.stream(s) for s in ("eval_deals", "eval_inner", "eval_base"))
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: E
 
 def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:
     # Durch / Bettel rows are solved by the solver's queries: value 1 = made.
-    return (code >= DURCH_CODE) & (value > 0)
+    return ~is_trump(code) & (value > 0)
 
 
 def _result(rules: Rules, code: np.ndarray, value: np.ndarray, made: np.ndarray) -> np.ndarray:
@@ -152,8 +153,9 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     result = _result(rules, code, value, made_special)
     base_result = result
     if baseline:
+        assert base is not None  # chosen above when not given
         # The baseline: hand as dealt, Tapp laid away unseen, the hand-only contract.
-        base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ _POINTS, hands, dd)
+        base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ CARD_POINTS, hands, dd)
         base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
     # A makeable Durch: the best Durch exchange, solved where the cheap stage leaves a chance.
     durch = np.zeros(n, dtype=bool)
@@ -199,7 +201,7 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
     wherever the soloist's own estimate of playing is worse.
     """
     value, took, code = parts["value"], parts["took"], parts["code"]
-    trump = code < 4
+    trump = is_trump(code)
     if bids is None:
         top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
         step = rules.bidding.bid_step
@@ -288,24 +290,24 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     )
 
 
-def evaluate_hand(hand, rules: Rules | str = "standard", *, seat: int = 0, samples: int = 1000, seed: int = 1,
-                  policy: str = "sampled", confidence: float = 0.8, settings: EvalSettings | None = None,
-                  workers: int | None = None, progress: bool = False, predealt: dict | None = None,
+def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, seat: int = 0, samples: int = 1000,
+                  seed: int = 1, policy: str = "sampled", confidence: float = 0.8,
+                  settings: EvalSettings | None = None, scale: Scale | None = None, predealt: dict | None = None,
                   dd: DD | None = None) -> HandEvaluation:
-    """Evaluate ``hand`` (card text or types) for ``seat`` over ``samples`` random deals.
+    """Evaluate ``hand`` (card text or types) for ``seat`` over ``samples`` random deals of the unseen cards.
 
     ``predealt`` fixes other seats' hands or the Tapp (``{1: "...", "tapp": "..."}``),
     e.g. to check the evaluation of one known deal. ``dd`` replaces the
-    double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
+    double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`). ``scale``: worker
+    threads and progress bar (local only: a checkpoint or scheduler is refused).
     """
-    rules = load_rules(rules)
+    rules = as_rules(rules)
     st = (settings or EvalSettings(policy=policy)).check()
     if settings is not None and policy != st.policy:
         st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)})
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
-    if samples < 1:
-        raise InputError(f"samples: must be at least 1, got {samples}")
+    check_count("samples", samples)
     if not 0.0 < confidence < 1.0:
         raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
     counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
@@ -313,9 +315,9 @@ def evaluate_hand(hand, rules: Rules | str = "standard", *, seat: int = 0, sampl
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
     chunks = chunk_ranges(samples, st.chunk_size)
-    parts = _merge(run_chunks(
+    parts = _merge(run_local_chunks(
         lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
-        chunks, workers=workers, progress=progress, desc="bid",
+        chunks, scale, desc="bid", what="a hand evaluation",
     ))
     summary = summarise(rules, parts, confidence)
     return HandEvaluation(
@@ -338,7 +340,8 @@ class ExchangeChoice:
         return self.candidate.announce()
 
 
-def choose_exchange(hand, tapp, rules: Rules | str = "standard", *, policy: str = "sampled", seat: int = 0,
+def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str = "sampled",
+                    seat: int = 0,
                     seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
     """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
 
@@ -350,7 +353,7 @@ def choose_exchange(hand, tapp, rules: Rules | str = "standard", *, policy: str 
     >>> ch.announce(), ch.estimate > 1544
     ('trump E, discard GA HA HA SA', True)
     """
-    rules = load_rules(rules)
+    rules = as_rules(rules)
     st = settings or EvalSettings(policy=policy)
     st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)}).check()
     h, t = pool_of(hand, tapp, rules)
@@ -362,12 +365,11 @@ def choose_exchange(hand, tapp, rules: Rules | str = "standard", *, policy: str 
     j = int(ch.index[0])
     code = int(cs.code[0, j])
     est = ch.subjective[0].astype(np.float64)
-    contract = "trump" if code < 4 else CONTRACT_NAMES[code]
-    if code >= DURCH_CODE:
+    contract = "trump" if is_trump(code) else CONTRACT_NAMES[code]
+    if not is_trump(code):
         # A special is worth its score: made (value) or failed (-failure factor x value).
         est = (np.array([cs.cheap[0, j]]) if st.policy != "sampled"
                else np.where(est > 0, special_score(rules, contract, True), special_score(rules, contract, False)))
     se = float(est.std(ddof=1) / np.sqrt(est.size)) if est.size > 1 else float("nan")
-    cand = make_candidate(cs.pool[0], cs.disc[0, j], contract, code if code < 4 else -1, float(est.mean()),
-                          rules.meld_array(), int(cs.measure[0, j]))
+    cand = candidate_at(rules, cs, 0, j, float(est.mean()))
     return ExchangeChoice(candidate=cand, estimate=float(est.mean()), estimate_se=se, n=int(est.size))

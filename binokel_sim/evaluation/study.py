@@ -1,6 +1,6 @@
 """Random deals played out for the studies (Tapp value, bid levels, hand formula, calibration).
 
-Deal ``i`` (stream :data:`STREAM_STUDY` under the seed) is a uniform full deal; the
+Deal ``i`` (stream ``study`` of :mod:`binokel_sim.streams`) is a uniform full deal; the
 soloist is seat ``i mod players`` so every first-lead situation appears as often as at
 the table. Each deal gets the hand's features (:mod:`binokel_sim.evaluation.features`),
 the melds-only Tapp value (best exchange for melds + discards, against the hand's best
@@ -17,31 +17,36 @@ outcome of the exchange policy and of the no-Tapp baseline (:func:`play_deals`).
 
 from __future__ import annotations
 
+import os
+from dataclasses import asdict
+
 import numpy as np
 import pandas as pd
 
+from binokel_sim import streams
+from binokel_sim.cards import CARD_POINTS
+from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.dealing.dealer import Dealer
-from binokel_sim.evaluation.hand import CONTRACT_NAMES, EvalSettings, deal_counts, play_deals
+from binokel_sim.evaluation.hand import EvalSettings, deal_counts, play_deals
 from binokel_sim.evaluation.dd import DD
 from binokel_sim.exchange.policy import build_candidates
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.melds.scorer import totals_by_trump
-from binokel_sim.rules import Rules, load_rules
-from binokel_sim.runner import Chunk, chunk_ranges, run_chunks
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, run_local_chunks
 
-STREAM_STUDY = (4, 4)
-_POINTS = np.array([11, 10, 4, 3, 2, 0] * 4, dtype=np.int64)
+STREAM_STUDY = streams.stream("study")
 
 
 def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(best exchange for melds + discards, hand's best melds + Tapp points laid away) per deal."""
     cs = build_candidates(rules, mine, tapp, "melds", per_trump=1)
-    trump = cs.code < 4
+    trump = is_trump(cs.code)
     with_tapp = np.where(trump, cs.cheap, -np.inf).max(axis=1)
     table = rules.meld_array()
     tot = np.empty(4, dtype=np.int64)
     without = np.empty(mine.shape[0], dtype=np.float64)
-    tp = tapp.astype(np.int64) @ _POINTS
+    tp = tapp.astype(np.int64) @ CARD_POINTS
     for i in range(mine.shape[0]):
         totals_by_trump(np.ascontiguousarray(mine[i]), table, tot)
         without[i] = tot.max() + tp[i]
@@ -92,28 +97,26 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
     return df
 
 
-def study_deals(rules: Rules | str, samples: int, seed: int = 1, policy: str = "heuristic",
-                settings: EvalSettings | None = None, play: bool = True, workers: int | None = None,
-                progress: bool = False, dd: DD | None = None, stream: tuple[int, ...] = STREAM_STUDY,
-                chunk_size: int = 24, baseline: bool = True, scale=None) -> pd.DataFrame:
-    """``samples`` random deals, one row each (features, melds-only and double-dummy outcomes).
+def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1, policy: str = "heuristic",
+                settings: EvalSettings | None = None, play: bool = True, dd: DD | None = None,
+                stream: tuple[int, ...] = STREAM_STUDY, chunk_size: int = 24, baseline: bool = True,
+                scale: Scale | None = None) -> pd.DataFrame:
+    """``deals`` random deals, one row each (features, melds-only and double-dummy outcomes).
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
-    ``scale`` (a :class:`binokel_sim.runner.Scale`): run the chunks as a checkpointable
-    :class:`~binokel_sim.runner.Job` (workers, ``--checkpoint``, ``--scheduler``) instead.
+    ``scale`` (a :class:`binokel_sim.runner.Scale`): workers, progress, checkpoint, scheduler;
+    the chunks run as a :class:`~binokel_sim.runner.Job`. A replaced back end ``dd`` is a
+    closure, not a plain parameter: it runs on local threads, and a checkpoint or scheduler
+    in ``scale`` is refused.
     """
-    rules = load_rules(rules)
+    rules = as_rules(rules)
     st = (settings or EvalSettings(policy=policy)).check()
-    if scale is not None and dd is None:
-        from dataclasses import asdict
-
-        from binokel_sim.runner import Job
-
-        job = Job("study-deals", study_job_chunk, n=samples, seed=seed, rules=rules, chunk_size=chunk_size,
+    if dd is None:
+        job = Job("study-deals", study_job_chunk, n=deals, seed=seed, rules=rules, chunk_size=chunk_size,
                   params={"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline})
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
-    frames = run_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
-                        chunk_ranges(samples, chunk_size), workers=workers, progress=progress, desc="deals")
+    frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
+                              chunk_ranges(deals, chunk_size), scale, desc="deals", what="a replaced dd back end")
     return pd.concat(frames, ignore_index=True)
 
 

@@ -1,1 +1,2 @@
-"""The exchange: candidate discards and trumps after the Tapp (`candidates`) and the policies that choose one (`policy`)."""
+"""The exchange: candidate discards and trumps after the Tapp (`candidates`) and the policies that
+choose one (`policy`)."""

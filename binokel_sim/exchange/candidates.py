@@ -12,12 +12,15 @@ four trumps:
 
 It also ranks the special contracts: Durch by :func:`durch_losers` (soloist cards that
 an unseen card beats; 0 means a sure Durch), Bettel by :func:`bettel_risk`.
-The ``sampled`` policy (:mod:`binokel_sim.exchange_sampled`) re-scores the best
-candidates of this stage by double-dummy play.
+The ``sampled`` policy (:mod:`binokel_sim.exchange.policy`) re-scores them by double-dummy play.
 
->>> from binokel_sim.rules import load_rules
->>> r = load_rules("standard")
->>> best = cheap_candidates("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", r, "melds")[0]
+The entry points: :func:`binokel_sim.exchange.policy.build_candidates` (arrays of many
+deals, used by the game and the evaluation) and the validating facades over it,
+:func:`binokel_sim.exchange.policy.cheap_candidates` and
+:func:`binokel_sim.evaluation.hand.choose_exchange`.
+
+>>> from binokel_sim.exchange.policy import cheap_candidates
+>>> best = cheap_candidates("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", "standard", "melds")[0]
 >>> best.contract, best.trump_text, best.melds, best.discard_points
 ('trump', 'E', 1500, 44)
 """
@@ -29,16 +32,14 @@ from math import comb
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, SUITS, cards_of, format_cards, to_cards
+from binokel_sim.cards import CARD_POINTS, SUITS, cards_of, format_cards, to_cards
+from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE
 from binokel_sim.errors import InputError
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import Rules
 
-#: Contract codes in the kernels: 0..3 trump suit, then the two specials.
-DURCH_CODE = 4
-BETTEL_CODE = 5
 POLICIES = ("melds", "heuristic", "sampled")
 _MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
 
@@ -48,7 +49,6 @@ _MODE = {"melds": 0, "heuristic": 1, "sampled": 1}
 PLAY_FEATURES = ("const", "trumps", "trump_a10", "side_aces", "side_guarded_tens", "voids")
 PLAY_WEIGHTS = np.array([-10.0, 12.0, 8.0, 16.0, 8.0, 6.0])
 
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @kernel
@@ -201,7 +201,7 @@ def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value
         dp = np.int64(0)
         for c in range(24):
             kept[c] = pool[c] - discs[i, c]
-            dp += _POINTS[c] * discs[i, c]
+            dp += CARD_POINTS[c] * discs[i, c]
         for t in range(4):
             v = candidate_value(kept, dp, t, table, weights, mode)
             if v <= out_value[t, per - 1]:
@@ -303,61 +303,8 @@ def make_candidate(pool, disc, contract, trump, value, table, measure=0) -> Cand
     melds = int(meld_total(kept, trump, table)) if contract == "trump" else 0
     return Candidate(
         discard=tuple(cards_of(disc)), kept=tuple(cards_of(kept)), contract=contract, trump=int(trump),
-        value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ _POINTS), measure=int(measure),
+        value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ CARD_POINTS), measure=int(measure),
     )
-
-
-def special_candidates(hand: np.ndarray, tapp: np.ndarray, rules: Rules) -> list[Candidate]:
-    """The best Durch and Bettel exchanges the rules allow, ranked by their cheap measure.
-
-    Durch from the hand (``durch.uses_tapp = false``) keeps the hand as dealt and lays
-    the Tapp away unseen. Value: the contract value when the measure is 0 (sure), else -inf.
-    """
-    pool = (hand + tapp).astype(np.uint8)
-    seen = pool
-    out: list[Candidate] = []
-    discs = np.empty((discard_bound(rules), N_TYPES), dtype=np.uint8)
-    disc = np.zeros(N_TYPES, dtype=np.uint8)
-    if rules.durch.allowed:
-        if rules.durch.uses_tapp:
-            m = best_special(pool, rules.layout.tapp_size, seen, discs, DURCH_CODE, disc)
-            d = disc.copy()
-        else:
-            d = tapp.copy()
-            m = durch_losers(hand, hand)
-        value = rules.durch.value if m == 0 else -np.inf
-        out.append(make_candidate(pool, d, "durch", -1, value, None, m))
-    if rules.bettel.allowed:
-        m = best_special(pool, rules.layout.tapp_size, seen, discs, BETTEL_CODE, disc)
-        value = rules.bettel.value if m == 0 else -np.inf
-        out.append(make_candidate(pool, disc.copy(), "bettel", -1, value, None, m))
-    return out
-
-
-def cheap_candidates(hand, tapp, rules: Rules, policy: str = "heuristic", per_trump: int = 1,
-                     specials: bool = True, weights: np.ndarray | None = None) -> list[Candidate]:
-    """Candidates of the cheap stage, best first: the ``per_trump`` best discards at each trump
-    (by the ``melds`` or ``heuristic`` value), then the Durch/Bettel candidates if ``specials``.
-
-    A sure special (measure 0) is worth its contract value and so sorts to the top.
-    """
-    check_policy(policy)
-    h, t = pool_of(hand, tapp, rules)
-    pool = (h + t).astype(np.uint8)
-    table = rules.meld_array()
-    w = PLAY_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
-    discs = np.empty((discard_bound(rules), N_TYPES), dtype=np.uint8)
-    out_disc = np.zeros((4, per_trump, N_TYPES), dtype=np.uint8)
-    out_value = np.empty((4, per_trump), dtype=np.float64)
-    best_per_trump(pool, np.int64(rules.layout.tapp_size), table, w, np.int64(_MODE[policy]), discs, out_disc, out_value)
-    cands = [
-        make_candidate(pool, out_disc[tr, j], "trump", tr, out_value[tr, j], table)
-        for tr in range(4) for j in range(per_trump) if np.isfinite(out_value[tr, j])
-    ]
-    if specials:
-        cands += special_candidates(h, t, rules)
-    # Stable sort: equal values keep trump order, so the choice is deterministic.
-    return sorted(cands, key=lambda c: -c.value)
 
 
 @kernel
@@ -374,7 +321,7 @@ def discard_buffer(pools, dsize):
 
 @kernel
 def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
-    """:func:`best_per_trump` for each row of ``pools`` (uint8[n, 24]); ``out_disc[n, 4, per, 24]``, ``out_value[n, 4, per]``."""
+    """:func:`best_per_trump` per row of ``pools`` (uint8[n, 24]) into ``out_disc[n, 4, per, 24]``, ``out_value``."""
     discs = discard_buffer(pools, dsize)
     for i in range(pools.shape[0]):
         best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])

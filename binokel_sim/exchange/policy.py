@@ -31,22 +31,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES
+from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import deal_one
 from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.exchange.candidates import (BETTEL_CODE, DURCH_CODE, PLAY_WEIGHTS, _MODE, bettel_risk, cheap_batch, check_policy,
-                       durch_losers, fixed_discard_values, special_batch)
+from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
+                                             durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
 from binokel_sim.jit import kernel
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import special_score
 
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @dataclass
 class CandidateSet:
     """``K`` candidate exchanges for each of ``n`` views (arrays indexed [view, candidate]).
 
-    ``code``: 0..3 trump, 4 Durch, 5 Bettel; ``cheap``: the cheap-stage value (-inf: none);
+    ``code``: a :class:`~binokel_sim.contracts.Contract` code; ``cheap``: the cheap-stage value (-inf: none);
     ``measure``: Durch losers / Bettel risk (0 for trump).
     """
 
@@ -62,7 +62,7 @@ class CandidateSet:
 
     @property
     def disc_points(self) -> np.ndarray:
-        return self.disc.astype(np.int64) @ _POINTS
+        return self.disc.astype(np.int64) @ CARD_POINTS
 
 
 def _special_value(rules: Rules, code: int, measure: np.ndarray) -> np.ndarray:
@@ -86,7 +86,7 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
     discs, codes, values, measures = [], [], [], []
     if tapp_unseen:
         vals = np.empty((n, 4), dtype=np.float64)
-        dp = tapps.astype(np.int64) @ _POINTS
+        dp = tapps.astype(np.int64) @ CARD_POINTS
         for i in range(n):
             fixed_discard_values(np.ascontiguousarray(hands[i]), dp[i], table, PLAY_WEIGHTS, mode, vals[i])
         for t in range(4):
@@ -111,8 +111,9 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
         meas = np.empty(n, dtype=np.int64)
         from_hand = code == DURCH_CODE and not rules.durch.uses_tapp
         if tapp_unseen or from_hand:
+            # Durch from the hand is announced without the Tapp (docs/rules.md §8): only the hand is seen.
             disc[:] = tapps
-            seen = hands if tapp_unseen else pools
+            seen = hands
             measure = durch_losers if code == DURCH_CODE else bettel_risk
             for i in range(n):
                 meas[i] = measure(hands[i], seen[i])
@@ -182,7 +183,7 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
     vals = np.empty(4, dtype=np.float64)
     table = rules.meld_array()
     for i in range(n):
-        if code[i] < 4:
+        if is_trump(code[i]):
             fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
             out[i] = int(round(vals[code[i]]))
     return out
@@ -202,19 +203,19 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     M = inner.shape[1]
     # Which candidates get played: top_k trump ones -- each trump's best first (by cheap value),
     # then the runners-up -- and a Durch with few losers.
-    is_trump = cs.code < 4
-    cheap = np.where(is_trump, cs.cheap, -np.inf)
+    trump_cand = is_trump(cs.code)
+    cheap = np.where(trump_cand, cs.cheap, -np.inf)
     rank = np.zeros((n, K), dtype=np.int64)
     for t in range(4):
         sel = cs.code == t
         # rank of each candidate among its own trump's (0 = that trump's best)
         vals = np.where(sel, -cheap, np.inf)
         rank += np.where(sel, np.argsort(np.argsort(vals, axis=1, kind="stable"), axis=1, kind="stable"), 0)
-    rank = np.where(is_trump, rank, K)
+    rank = np.where(trump_cand, rank, K)
     order = np.lexsort((-cheap, rank), axis=1)
     play = np.zeros((n, K), dtype=bool)
     play[rows[:, None], order[:, :top_k]] = True
-    play &= is_trump & np.isfinite(cs.cheap)
+    play &= trump_cand & np.isfinite(cs.cheap)
     play |= (cs.code == DURCH_CODE) & (cs.measure <= durch_max_losers)
     vi, ci = np.nonzero(play)
     kept = cs.kept[vi, ci]
@@ -229,7 +230,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     val = val.reshape(-1, M)
     took = took.reshape(-1, M)
     score = np.full((n, K), -np.inf)
-    trump_sel = code < 4
+    trump_sel = is_trump(code)
     score[vi[trump_sel], ci[trump_sel]] = val[trump_sel].mean(axis=1)
     if (~trump_sel).any():
         p = val[~trump_sel].mean(axis=1)
@@ -237,7 +238,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
         failed = special_score(rules, "durch", False)
         score[vi[~trump_sel], ci[~trump_sel]] = p * made + (1 - p) * failed
     # A sure special not played (Bettel, or Durch by the cheap measure) keeps its cheap value.
-    unplayed_special = (cs.code >= 4) & ~play & np.isfinite(cs.cheap)
+    unplayed_special = ~is_trump(cs.code) & ~play & np.isfinite(cs.cheap)
     score[unplayed_special] = cs.cheap[unplayed_special]
     idx = np.argmax(score, axis=1)
     subj = np.zeros((n, M), dtype=np.int64)
@@ -249,3 +250,28 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
             subj[i] = val[r]
             subj_took[i] = took[r]
     return Choice(index=idx, subjective=subj, subjective_took=subj_took)
+
+
+def candidate_at(rules: Rules, cs: CandidateSet, i: int, j: int, value: float | None = None) -> Candidate:
+    """Candidate ``j`` of view ``i`` as a :class:`Candidate` (``value``: default its cheap value)."""
+    code = int(cs.code[i, j])
+    trump = code if is_trump(code) else -1
+    return make_candidate(cs.pool[i], cs.disc[i, j], "trump" if trump >= 0 else CONTRACT_NAMES[code], trump,
+                          float(cs.cheap[i, j]) if value is None else value, rules.meld_array(), int(cs.measure[i, j]))
+
+
+def cheap_candidates(hand, tapp, rules: Rules | str = "standard", policy: str = "heuristic",
+                     per_trump: int = 1) -> list[Candidate]:
+    """The cheap stage's candidates for one hand + Tapp, best first: the ``per_trump`` best discards at
+    each trump (by the ``melds`` or ``heuristic`` value), then Durch / Bettel where the rules allow them.
+
+    The validating facade (card text, lists or types, checked once) over :func:`build_candidates`.
+    A sure special (measure 0) is worth its contract value and so sorts to the top.
+    """
+    rules = as_rules(rules)
+    check_policy(policy)
+    h, t = pool_of(hand, tapp, rules)
+    cs = build_candidates(rules, h[None], t[None], policy, per_trump=per_trump)
+    cols = [j for j in range(cs.code.shape[1]) if not is_trump(cs.code[0, j]) or np.isfinite(cs.cheap[0, j])]
+    # Stable sort: equal values keep trump order, so the choice is deterministic.
+    return sorted((candidate_at(rules, cs, 0, j) for j in cols), key=lambda c: -c.value)

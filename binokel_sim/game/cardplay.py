@@ -24,7 +24,6 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_winner
 from binokel_sim.play.solver import Position, Solver
 
-_POINTS = CARD_POINTS.astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
                 raise AssertionError("no card keeps the double-dummy value")
         w = (leader + _winner(trick, pos.trump_index)) % seats
         acc += _gain(pos, trick, w, t == total - 1, won, bonus)
-        pts = int(sum(_POINTS[c] for c in trick)) + (pos.last_trick if t == total - 1 else 0)
+        pts = int(sum(CARD_POINTS[c] for c in trick)) + (pos.last_trick if t == total - 1 else 0)
         winners.append(w)
         tpoints.append(pts)
         points[w] += pts
@@ -113,5 +112,5 @@ def _gain(pos: Position, trick: list[int], w: int, last: bool, won: set[int], bo
     """What the side scores when seat ``w`` takes ``trick`` (as the solver counts it)."""
     if w not in pos.side:
         return 0
-    g = int(sum(_POINTS[c] for c in trick)) + (pos.last_trick if last else 0)
+    g = int(sum(CARD_POINTS[c] for c in trick)) + (pos.last_trick if last else 0)
     return g + (int(bonus[w]) if w not in won else 0)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
@@ -64,9 +65,10 @@ def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS) -
                chunk_size=GAMES_PER_CHUNK)
 
 
-def simulate_games(rules: Rules, games: int, seed: int = 1, scale: Scale | None = None,
+def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int = 1, scale: Scale | None = None,
                    max_deals: int = MAX_DEALS) -> GameResults:
     """Simulate ``games`` whole games; numbers depend only on (rules, seed, games)."""
+    rules = as_rules(rules)
     import time
 
     from binokel_sim import __version__

@@ -1,12 +1,12 @@
-"""Whole games to the target (RULES.md §3, §4, §7-§9): auction, exchange, surrender, play, score.
+"""Whole games to the target (docs/rules.md §3, §4, §7-§9): auction, exchange, surrender, play, score.
 
 One deal:
 
 1. **Auction** -- each seat bids up to its ceiling from a fast estimator of its hand
    (:func:`ceiling`), see :func:`binokel_sim.game.auction.auction`.
 2. **Exchange** -- the soloist takes the Tapp and picks discard and contract with the
-   exchange optimiser's cheap stage (:func:`binokel_sim.exchange.candidates.cheap_candidates`,
-   policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
+   exchange optimiser's cheap stage (:func:`binokel_sim.exchange.policy.build_candidates`, the
+   array path: no input validation per deal; policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
 3. **Surrender** -- the soloist goes out when its own estimate of the total is below the
    bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
 4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game.cardplay.play_line`), so
@@ -20,7 +20,7 @@ reaches ``game.target``: the soloist first, else the higher score, else a decidi
 deal. With ``game.aus`` a player who passes the target during the play claims the
 game at once (the soloist only once its running total also covers the bid).
 
-Game ``g`` uses the deals of stream (seed, :data:`GAME_STREAM`, g): its numbers
+Game ``g`` uses the deals of stream ``game`` (:mod:`binokel_sim.streams`) with index g: its numbers
 depend only on (seed, rules, g), whatever the chunking or the worker count.
 
 >>> from binokel_sim.rules import load_rules
@@ -40,7 +40,10 @@ import numpy as np
 from binokel_sim.cards import SUITS, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation.dd import first_leader
-from binokel_sim.exchange.candidates import DURCH_CODE, PLAY_WEIGHTS, cheap_candidates, play_estimate
+from binokel_sim import streams
+from binokel_sim.contracts import DURCH_CODE
+from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
@@ -48,8 +51,6 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, score_deal, seat_totals, surrender_choice
 from binokel_sim.play.solver import Position, Solver
 
-#: Stream id of the game simulation's deals (distinct from every other use of a seed).
-GAME_STREAM = 0x6A3E
 #: A game still open after this many deals is recorded as unfinished (winner -1).
 MAX_DEALS = 400
 
@@ -180,7 +181,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
     sol, bid = auction([ceiling(h, rules) for h in hands], rules)
-    best = cheap_candidates(row[sl[sol]].tolist(), row[sl[n]].tolist(), rules, policy="heuristic")[0]
+    cs = build_candidates(rules, hands[sol][None], counts_of(row[sl[n]], check=False)[None], "heuristic", per_trump=1)
+    best = candidate_at(rules, cs, 0, int(choose(rules, sol, cs, "heuristic").index[0]))
     kept = counts_of(best.kept)
     table = rules.meld_array()
     side = rules.layout.partners(sol)
@@ -245,7 +247,7 @@ def _claim(rules: Rules, o: _Outcome, seat_player: list[int], totals: np.ndarray
 
 
 def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
-    """Winner after a deal, or -1 to play on (RULES.md §9)."""
+    """Winner after a deal, or -1 to play on (docs/rules.md §9)."""
     target = rules.game.target
     if totals.max() < target:
         return -1
@@ -263,7 +265,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     """Play game number ``game`` of ``seed`` to its end (or ``max_deals``)."""
     solver = solver or Solver()
     n = rules.n_seats
-    dealer = Dealer(rules, seed, stream=(GAME_STREAM, game))
+    dealer = Dealer(rules, seed, stream=streams.stream("game", game))
     totals = np.zeros(n, dtype=np.int64)
     rec = GameRecord(game=game, deals=0, winner=-1, totals=[0] * n)
     for j in range(max_deals):
@@ -290,4 +292,4 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     return rec
 
 
-__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord", "GAME_STREAM"]
+__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord"]

@@ -28,9 +28,10 @@ True
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb, prod
 
 import numpy as np
@@ -38,7 +39,7 @@ import numpy as np
 from binokel_sim.cards import RANKS, SUITS
 from binokel_sim.errors import InputError
 from binokel_sim.melds.events import LEVELS, QUANTITIES, meld_unit
-from binokel_sim.rules import MELD_RANKS, Melds, Rules
+from binokel_sim.rules import MELD_RANKS, Melds, Rules, as_rules
 
 R_A, R_10, R_K, R_O, R_U, R_7 = range(6)
 #: Largest (cards x points x bonus) array the exact method builds.
@@ -46,7 +47,7 @@ MAX_CELLS = 20_000_000
 S_G, S_S = SUITS.index("G"), SUITS.index("S")
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_patterns(ranks: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every way a suit of ``ranks`` ranks (two copies each) meets a hand: (counts, number of card subsets)."""
     return tuple((c, prod(comb(2, x) for x in c)) for c in itertools.product(range(3), repeat=ranks))
@@ -312,8 +313,11 @@ class ExactOdds:
     pmfs: dict[str, dict[int, Fraction]]
 
 
-def exact_odds(rules: Rules, cards: int) -> ExactOdds:
-    """All exact numbers for a ``cards``-card hand: every event and the pmf of every quantity."""
+def exact_odds(rules: Rules | str | os.PathLike[str] = "standard", cards: int | None = None) -> ExactOdds:
+    """All exact numbers for a ``cards``-card hand (default: a dealt hand of ``rules``): every event and
+    the pmf of every quantity."""
+    rules = as_rules(rules)
+    cards = rules.layout.hand_size if cards is None else cards
     return ExactOdds(
         cards=cards,
         events=event_probabilities(rules, cards),

@@ -57,8 +57,8 @@ from binokel_sim.odds.exact import R_10, R_O, R_U, S_G, S_S, ExactOdds, family_p
 from binokel_sim.jit import kernel
 from binokel_sim.melds.events import QUANTITIES
 from binokel_sim.melds.patterns import score_tables
-from binokel_sim.melds.scorer import (DISSLE, EIGHT, EIGHT_SEVENS, EIGHT_TENS, FOUR, binokel_level, kind_level, suit_structure,
-                    totals_by_trump)
+from binokel_sim.melds.scorer import (DISSLE, EIGHT, EIGHT_SEVENS, EIGHT_TENS, FOUR, binokel_level, kind_level,
+                                      suit_structure, totals_by_trump)
 from binokel_sim.odds.monte_carlo import MAX_BINS, kept_totals
 from binokel_sim.rules import Rules
 from binokel_sim.runner import chunk_ranges, run_chunks
@@ -104,7 +104,8 @@ def suit_classes(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(families, pairs, sevens) of every suit class."""
     ds = range(3) if tracks_sevens(rules) else range(1)
     classes = [(f, p, d) for d in ds for f, p in FAMILY_PAIRS]
-    return tuple(np.array(col, dtype=np.int64) for col in zip(*classes))
+    f, p, d = (np.array(col, dtype=np.int64) for col in zip(*classes))
+    return f, p, d
 
 
 def class_of(c: tuple[int, ...], track_d: bool) -> int:

@@ -20,7 +20,7 @@ So every row's cluster-robust variance follows from sums of c and c**2 per deal.
 are integers: chunk tallies add up to the same numbers for any chunking or worker count.
 
 >>> from binokel_sim.rules import load_rules
->>> t = run_meld_tally(load_rules("standard"), deals=1000, seed=1, workers=1)
+>>> t = run_meld_tally(load_rules("standard"), deals=1000, seed=1, scale=Scale(workers=1))
 >>> int(t.hist[HAND, BEST].sum()), int(t.hist[HAND_TAPP, BEST].sum())
 (3000, 1000)
 """
@@ -34,16 +34,15 @@ import numpy as np
 
 from binokel_sim.dealing.dealer import make_spec
 from binokel_sim.errors import InputError
+from binokel_sim import streams
 from binokel_sim.jit import kernel
 from binokel_sim.melds.events import BEST, LEVELS, QUANTITIES  # noqa: F401  (BEST: doctest)
 from binokel_sim.melds.patterns import CARD_PACKED, counts_of_patterns, score_patterns, score_tables
 from binokel_sim.melds.scorer import DISSLE, best_kept_at, needed_counts
 from binokel_sim.rng import derive_key, mix64, stream_start
 from binokel_sim.rules import Rules
-from binokel_sim.runner import chunk_ranges, run_chunks
+from binokel_sim.runner import Job, Scale
 
-#: Stream id of the meld-odds deals under the run's seed.
-MELD_ODDS_STREAM = 6
 #: Largest meld-total histogram (in meld units) a run accepts.
 MAX_BINS = 1 << 20
 SCOPES = ("hand", "hand+tapp", "kept")
@@ -252,20 +251,22 @@ class DealSetup:
 
 
 def deal_setup(rules: Rules, seed: int) -> DealSetup:
-    """The meld-odds deals of ``seed``: those of ``Dealer(rules, seed, stream=(MELD_ODDS_STREAM,))``."""
+    """The meld-odds deals of ``seed``: those of ``Dealer(rules, seed, stream=streams.stream("meld_odds"))``."""
     lay = rules.layout
     spec = make_spec(rules)
     ends = np.array([lay.hand_size * (i + 1) for i in range(lay.players)] + [spec.free.shape[0]], dtype=np.int64)
     limits, magic = draw_tables(spec.free.shape[0])
-    return DealSetup(derive_key(seed, MELD_ODDS_STREAM), spec.free, ends, limits, magic)
+    return DealSetup(derive_key(seed, *streams.stream("meld_odds")), spec.free, ends, limits, magic)
 
 
-def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = None, progress: bool = False,
-                   scopes: tuple[str, ...] = SCOPES, chunk_size: int | None = None, scale=None) -> MeldTally:
+def run_meld_tally(rules: Rules, deals: int, seed: int, scopes: tuple[str, ...] = SCOPES,
+                   chunk_size: int | None = None, scale: Scale | None = None) -> MeldTally:
     """Deal ``deals`` deals of ``rules`` under ``seed`` and tally meld levels and totals.
 
     ``scopes``: which of :data:`SCOPES` to tally (``hand`` always is). Same (rules, deals,
-    seed, scopes) gives the same tally for any ``workers`` and ``chunk_size``.
+    seed, scopes) gives the same tally for any ``scale`` (workers, checkpoint, scheduler)
+    and ``chunk_size``: the chunks run as a :class:`~binokel_sim.runner.Job` and their
+    integer sums add up to the same tally.
     """
     if deals < 1:
         raise ValueError(f"deals must be positive, got {deals}")
@@ -273,7 +274,6 @@ def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = No
     if unknown:
         raise ValueError(f"unknown scope {sorted(unknown)[0]!r} (one of {', '.join(SCOPES)})")
     scopes = tuple(s for s in SCOPES if s in scopes or s == "hand")
-    ds = deal_setup(rules, seed)
     st = score_tables(rules)
     bins = st.max_total + 1
     if bins > MAX_BINS:
@@ -285,23 +285,12 @@ def run_meld_tally(rules: Rules, deals: int, seed: int, workers: int | None = No
     total.sums, total.sqs = total.sums.astype(object), total.sqs.astype(object)
     # A chunk's int64 sum of squared deal totals must not overflow; the chunking never changes the numbers.
     size = min(chunk_size or default_chunk_size(deals), max(1, (1 << 62) // (players * bins) ** 2))
-
-    def one(chunk) -> None:
-        total.add(chunk_tally(rules, ds, st, scopes, chunk))
-
-    if scale is not None:
-        # The same chunks as a checkpointable Job (workers, --checkpoint, --scheduler); integer sums, same tally.
-        from binokel_sim.runner import Job
-
-        job = Job("meld-odds", tally_job_chunk, n=deals, seed=seed, rules=rules, params={"scopes": list(scopes)},
-                  chunk_size=size)
-        for arrays in job.run(scale, desc="meld odds"):
-            part = MeldTally.empty(0, players, bins, st.unit, scopes)
-            part.evt, part.hist, part.same, part.pmin, part.sums, part.sqs = arrays
-            total.add(part)
-        return total
-    run_chunks(one, chunk_ranges(deals, size), workers=workers,
-               progress=progress, desc="meld odds")
+    job = Job("meld-odds", tally_job_chunk, n=deals, seed=seed, rules=rules, params={"scopes": list(scopes)},
+              chunk_size=size)
+    for arrays in job.run(scale, desc="meld odds"):
+        part = MeldTally.empty(0, players, bins, st.unit, scopes)
+        part.evt, part.hist, part.same, part.pmin, part.sums, part.sqs = arrays
+        total.add(part)
     return total
 
 

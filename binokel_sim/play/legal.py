@@ -1,4 +1,4 @@
-"""Trick play (RULES.md §6): the one legal-move function and the trick winner.
+"""Trick play (docs/rules.md §6): the one legal-move function and the trick winner.
 
 Every part of the toolkit that plays cards uses these kernels. A hand is a bit
 mask over the 24 card types (bit ``c`` set = the hand holds at least one ``c``);
@@ -41,7 +41,7 @@ SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 #: ``HIGHER_MASK[c]``: the card types of ``c``'s suit that beat ``c`` (lower rank index).
 HIGHER_MASK = np.array([((1 << c) - 1) ^ ((1 << (6 * (c // 6))) - 1) for c in range(N_TYPES)], dtype=np.int64)
 #: Card points by type, as the kernels' int64 table.
-POINTS = CARD_POINTS.astype(np.int64)
+POINTS = CARD_POINTS  # the solver's name for it
 
 
 @kernel(noalloc=True)

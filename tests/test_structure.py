@@ -1,0 +1,110 @@
+"""The package's shape: no import cycle anywhere (built from each module's AST), no module over 400 lines."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import pkgutil
+from pathlib import Path
+
+import binokel_sim
+
+MAX_LINES = 400
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the installed package (cli and analyses included) and its source file."""
+    out = {"binokel_sim": Path(binokel_sim.__file__)}
+    # An editable install maps cli/ and analyses/ from elsewhere: walk their own paths too.
+    todo = [("binokel_sim", binokel_sim.__path__)] + [
+        (p, importlib.import_module(p).__path__) for p in ("binokel_sim.cli", "binokel_sim.analyses")]
+    for prefix, path in todo:
+        out[prefix] = Path(importlib.util.find_spec(prefix).origin)
+        for info in pkgutil.walk_packages(path, prefix + "."):
+            spec = importlib.util.find_spec(info.name)
+            if spec is not None and spec.origin and spec.origin.endswith(".py"):
+                out[info.name] = Path(spec.origin)
+    return out
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Package modules that ``name`` imports anywhere in its source (top level or inside functions)."""
+    is_pkg = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+            # ``from pkg import sub`` imports the submodule sub.
+            found.update(f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known)
+    return {m for m in found if m in known and m != name}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    colour: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        colour[n] = 1
+        stack.append(n)
+        for m in sorted(graph[n]):
+            if colour.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in colour:
+                cyc = visit(m)
+                if cyc:
+                    return cyc
+        stack.pop()
+        colour[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in colour:
+            cyc = visit(n)
+            if cyc:
+                return cyc
+    return None
+
+
+def test_walk_sees_every_part():
+    mods = modules()
+    for name in ("binokel_sim.cli.main", "binokel_sim.cli.commands", "binokel_sim.analyses.report",
+                 "binokel_sim.play.solver.search", "binokel_sim.contracts", "binokel_sim.streams"):
+        assert name in mods
+    assert len(mods) > 60
+
+
+def test_no_import_cycle():
+    mods = modules()
+    graph = {n: imports_of(n, p, set(mods)) for n, p in mods.items()}
+    assert "binokel_sim.cli.bid" in graph["binokel_sim.cli.commands"]
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_cycle_finder_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_command_modules_do_not_import_main():
+    mods = modules()
+    for name, path in mods.items():
+        if name.startswith("binokel_sim.cli.") and name not in ("binokel_sim.cli.main",):
+            assert "binokel_sim.cli.main" not in imports_of(name, path, set(mods)), name
+
+
+def test_no_module_over_400_lines():
+    root = Path(__file__).resolve().parents[1]
+    files = [p for d in ("binokel_sim", "cli", "analyses", "tests", "benchmarks") for p in (root / d).rglob("*.py")]
+    assert len(files) > 100
+    sizes = {str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
+    long = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not long, long
