@@ -39,6 +39,11 @@ class Layout:
     tapp_size: int
     #: Fixed teams as seat lists, e.g. ``[[0, 2], [1, 3]]`` for Kreuzbinokel; empty: soloist against all.
     teams: tuple[tuple[int, ...], ...] = ()
+    #: ``bid``: auction, Tapp and soloist (docs/rules.md §2-§9); ``talon``: two-hand Binokel, no
+    #: auction, a turned trump and a talon drawn from while it lasts (§10; ``tapp_size`` is the talon).
+    kind: str = "bid"
+    #: A fourth player deals and sits out of each deal (scoring ``scoring.dealer_bonus``).
+    dealer_sits_out: bool = False
 
     @property
     def deck_size(self) -> int:
@@ -91,6 +96,8 @@ class Melds:
     dissle: int
     eight_tens: int
     eight_sevens: int
+    #: Leaf King + leaf Ober + bell Unter (two-hand table only; 0 = not a meld).
+    grand_binokel: int = 0
 
     def as_array(self) -> np.ndarray:
         """The table as ``int64[MELD_SLOTS]`` in the order of :data:`MELD_SLOT_NAMES`."""
@@ -158,6 +165,23 @@ class Bettel:
 
 
 @dataclass(frozen=True)
+class Talon:
+    """Options of the talon game (two-hand Binokel, docs/rules.md §10); unused by ``bid`` layouts."""
+
+    #: The holder of a trump Seven may exchange it for the turned card while the talon lasts.
+    seven_exchange: bool = True
+    #: After the talon is exhausted a follower must also head the trick when able.
+    must_head: bool = True
+    #: The dealer's points when the turned card is a Seven.
+    turned_seven: int = 10
+
+
+#: Meld keys the two-hand table does not have (each must be 0 there).
+TALON_LACKS = ("family", "double_family", "trump_double_family", "double_pair", "trump_double_pair",
+               "eight_tens", "eight_sevens")
+
+
+@dataclass(frozen=True)
 class Game:
     target: int
     aus: bool
@@ -178,6 +202,7 @@ class Rules:
     durch: Durch
     bettel: Bettel
     game: Game
+    talon: Talon = field(default_factory=Talon)
     source: str = field(default="", compare=False)
 
     @property
@@ -199,8 +224,8 @@ _SECTIONS = {
     "layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
     "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game,
 }
-_TOP_KEYS = {"name", "description", "inherits", *_SECTIONS}
-_CHOICES = {("play", "first_lead"): ("forehand", "soloist")}
+_TOP_KEYS = {"name", "description", "inherits", "talon", *_SECTIONS}
+_CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon")}
 
 
 def preset_names() -> list[str]:
@@ -300,12 +325,15 @@ def _build_section(name: str, cls: type, data: Any) -> Any:
 
 def _validate(r: Rules) -> None:
     lay = r.layout
-    if lay.players not in (3, 4):
-        raise InputError(f"layout.players: expected 3 or 4, got {lay.players}")
+    talon = lay.kind == "talon"
+    if lay.players not in ((2,) if talon else (3, 4)):
+        raise InputError(f"layout.players: expected {'2 at a talon layout' if talon else '3 or 4'}, got {lay.players}")
     if lay.players * lay.hand_size + lay.tapp_size != lay.deck_size:
         raise InputError(
-            f"layout: {lay.players} x {lay.hand_size} cards + Tapp {lay.tapp_size} != {lay.deck_size}-card deck"
+            f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"
+            f" != {lay.deck_size}-card deck"
         )
+    _check_kind(r)
     if lay.tapp_size < 1:
         raise InputError("layout.tapp_size: must be at least 1")
     if lay.teams:
@@ -316,7 +344,29 @@ def _validate(r: Rules) -> None:
         raise InputError("bidding: min_bid and bid_step must be positive")
     if r.game.target < 1:
         raise InputError("game.target: must be positive")
-    _check_monotone(r.melds)
+    if not talon:
+        _check_monotone(r.melds)
+
+
+def _check_kind(r: Rules) -> None:
+    """Keys that only one kind of layout reads must not be set under the other."""
+    lay = r.layout
+    if r.scoring.dealer_bonus and not lay.dealer_sits_out:
+        raise InputError(f"scoring.dealer_bonus: set to {r.scoring.dealer_bonus}, but in layout {lay.name!r} "
+                         f"the dealer does not sit out (layout.dealer_sits_out)")
+    if lay.kind == "talon":
+        if not lay.sevens:
+            raise InputError("layout.sevens: the talon game is played with 48 cards")
+        if lay.teams or lay.dealer_sits_out:
+            raise InputError(f"layout.{'teams' if lay.teams else 'dealer_sits_out'}: not available at a talon layout")
+        for k in TALON_LACKS:
+            if getattr(r.melds, k):
+                raise InputError(f"melds.{k}: layout {lay.name!r} (two-hand) has no such meld; set it to 0")
+    else:
+        if r.melds.grand_binokel:
+            raise InputError(f"melds.grand_binokel: layout {lay.name!r} has no such meld (two-hand only)")
+        if lay.dealer_sits_out and lay.players != 3:
+            raise InputError("layout.dealer_sits_out: the dealer sits out only at a table of 3 active players")
 
 
 def _check_monotone(m: Melds) -> None:
@@ -352,6 +402,9 @@ def load_rules(source: str | Rules = "standard") -> Rules:
         if not isinstance(data.get(k), str):
             raise InputError(f"missing key {k}")
     sections = {name: _build_section(name, cls, data.get(name)) for name, cls in _SECTIONS.items()}
+    sections["talon"] = _build_section("talon", Talon, data.get("talon", {}))
+    if "talon" in data and sections["layout"].kind != "talon":
+        raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
     _validate(rules)
     return rules

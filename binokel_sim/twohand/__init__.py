@@ -1,0 +1,1 @@
+"""Two-hand Binokel (docs/rules.md §10): the talon game."""
