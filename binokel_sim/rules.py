@@ -50,6 +50,11 @@ class Layout:
         return 48 if self.sevens else 40
 
     @property
+    def table_players(self) -> int:
+        """Players at the table: those at play, plus the dealer where the dealer sits out."""
+        return self.players + int(self.dealer_sits_out)
+
+    @property
     def partnership(self) -> bool:
         return bool(self.teams)
 

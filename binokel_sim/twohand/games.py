@@ -1,0 +1,102 @@
+"""Whole two-hand games to the target (docs/rules.md §9, §10), as a seeded chunked job.
+
+Deal ``j`` of game ``g`` is deal ``j`` of stream (seed, :data:`TWOHAND_STREAM`, g); player
+``p`` sits at seat ``(p + j) mod 2`` (seat 0 forehand, seat 1 the dealer): player 0 is
+forehand in the first deal and the deal alternates. Each deal is played by
+:func:`binokel_sim.twohand.play.play_deal` (heuristic talon phase, exact endgame).
+
+End of a game: with ``game.aus`` a player claims the game the moment his total (the
+turned-Seven bonus, his melds and the card points of his tricks so far) reaches the
+target; if both would reach it in the endgame, the exact line decides who gets there
+first. Without it the game ends after a deal in which a player reached the target: the
+higher total wins, a tie plays another deal.
+
+The value of the trump Seven exchange: in the first deal of every game in which a
+player exchanged, the deal is played again from the same cards with the exchange
+forbidden; the figure is the exchanger's net gain (own minus opponent's deal score).
+
+>>> from binokel_sim.rules import load_rules
+>>> rec = simulate_twohand_game(load_rules("two-hand"), seed=1, game=0)
+>>> rec["winner"] in (0, 1), rec["deals"] == len(rec["rows"])
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.game.cardplay import play_line
+from binokel_sim.play.solver import Solver
+from binokel_sim.rules import Rules
+from binokel_sim.twohand.play import DealResult, play_deal
+
+#: Stream id of the two-hand game simulation's deals.
+TWOHAND_STREAM = 0x2B1D
+
+
+def _claim(rules: Rules, res: DealResult, before: list[int], solver: Solver) -> int:
+    """Seat that claims the game during this deal under ``game.aus``, else -1."""
+    target = rules.game.target
+    for s in range(2):
+        if res.turned[s] and before[s] + res.turned[s] >= target:
+            return s
+    for w, *run in res.running:
+        if before[w] + res.turned[w] + run[w] >= target:
+            return w
+    final = [before[s] + res.scores()[s] for s in range(2)]
+    reach = [s for s in range(2) if final[s] >= target]
+    if len(reach) < 2:
+        return reach[0] if reach else -1
+    # Both get there in the endgame: replay its exact line trick by trick.
+    pts = [before[s] + res.turned[s] + res.melds[s] + _talon_cards(res, s) for s in range(2)]
+    line = play_line(res.endgame, solver)
+    for w, p in zip(line.trick_winners, line.trick_points):
+        pts[w] += p
+        if pts[w] >= target:
+            return w
+    return -1  # pragma: no cover - both reach the target, so one of them gets there
+
+
+def _talon_cards(res: DealResult, s: int) -> int:
+    return sum(e[5] for e in res.events if e[0] == "trick" and e[4] == s)
+
+
+def simulate_twohand_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
+                          max_deals: int = 400) -> dict:
+    """Play game ``game`` of ``seed``: a dict with winner (player), deals, totals, per-deal rows
+    and the paired exchange figure (``exchange_gain``, None when the first deal had no exchange)."""
+    solver = solver or Solver()
+    dealer = Dealer(rules, seed, stream=(TWOHAND_STREAM, game))
+    totals = [0, 0]
+    rows: list[dict] = []
+    winner = -1
+    gain = None
+    for j in range(max_deals):
+        row = dealer.deal(1, start=j)[0]
+        res = play_deal(rules, row, solver)
+        player = [(s + j) % 2 for s in range(2)]  # player at seat s
+        if j == 0 and res.exchanged >= 0:
+            alt = play_deal(rules, row, solver, seven_exchange=False)
+            x = res.exchanged
+            gain = (res.scores()[x] - res.scores()[1 - x]) - (alt.scores()[x] - alt.scores()[1 - x])
+        before = [totals[player[s]] for s in range(2)]
+        claimed = _claim(rules, res, before, solver) if rules.game.aus else -1
+        sc = res.scores()
+        for s in range(2):
+            totals[player[s]] += sc[s]
+        rows.append({
+            "game": game, "deal": j, "forehand": player[0], "claimed_by": player[claimed] if claimed >= 0 else -1,
+            "exchanged_by": player[res.exchanged] if res.exchanged >= 0 else -1,
+            **{f"{k}_seat{s}": v[s] for k, v in (("melds", res.melds), ("cards", res.cards), ("score", sc))
+               for s in range(2)},
+            **{f"total_p{p}": totals[p] for p in range(2)},
+        })
+        if claimed >= 0:
+            winner = player[claimed]
+            break
+        if not rules.game.aus and max(totals) >= rules.game.target and totals[0] != totals[1]:
+            winner = int(np.argmax(totals))
+            break
+    return {"game": game, "deals": len(rows), "winner": winner, "final_p0": totals[0], "final_p1": totals[1],
+            "exchange_gain": gain, "rows": rows}
