@@ -122,7 +122,12 @@ def meld_odds_table(rules: Rules, deals: int, seed: int, exact: bool = False, wo
 
     ``exact`` fills the ``exact`` and ``z`` columns; the numbers do not depend on
     ``workers``, ``chunk_size`` or ``scale`` (a :class:`binokel_sim.runner.Scale`: checkpoint, Dask).
+    A talon layout (two-hand) has its own scopes and events: :mod:`binokel_sim.twohand.odds`.
     """
+    if rules.layout.kind == "talon":
+        from binokel_sim.twohand.odds import meld_odds_twohand
+
+        return meld_odds_twohand(rules, deals, seed, exact=exact)
     t = run_meld_tally(rules, deals, seed, workers=workers, progress=progress, scopes=scopes, chunk_size=chunk_size,
                        scale=scale)
     exacts = exact_for_scopes(rules, t.scopes, workers=workers) if exact else {}
