@@ -84,6 +84,28 @@ def play_deal(rules: Rules, row, solver: Solver | None = None, endgame: str = "e
     if endgame not in ("exact", "heuristic", "none"):
         raise InputError(f"endgame: expected exact, heuristic or none, got {endgame!r}")
     st = _Talon(rules, row, rules.talon.seven_exchange if seven_exchange is None else seven_exchange)
+    return _finish(rules, st, solver, endgame)
+
+
+def replay_deal(rules: Rules, row, events: list[tuple], solver: Solver | None = None,
+                endgame: str = "exact") -> DealResult:
+    """Play ``row`` again taking every decision (card, exchange, meld) from a recorded ``events``
+    list, checking each for legality; the rules produce everything else (winners, draws, points).
+    A move the rules forbid raises :class:`InputError` naming it.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> from binokel_sim.dealing.dealer import Dealer
+    >>> r = load_rules("two-hand"); row = Dealer(r, seed=2).deal(1)[0]
+    >>> d = play_deal(r, row, endgame="heuristic")
+    >>> replay_deal(r, row, d.events, endgame="heuristic").events == d.events
+    True
+    """
+    row = check_row(rules, row)
+    st = _Replay(rules, row, rules.talon.seven_exchange, events)
+    return _finish(rules, st, solver, endgame)
+
+
+def _finish(rules: Rules, st: "_Talon", solver: Solver | None, endgame: str) -> DealResult:
     st.run()
     res = st.result
     pos = st.endgame_position()
@@ -158,14 +180,28 @@ class _Talon:
         if c == self.seven and self.unscored[s]:  # an unscored Seven is played first
             self._diss(s, 1)
 
-    def trick(self, talon_open: bool) -> None:
-        a = self.leader
+    def choose(self, a: int, talon_open: bool) -> tuple[int, int]:
+        """The lead of seat ``a`` and the follow of the other seat."""
         b = 1 - a
         p = self.player
         lead = p.lead(self.held[a], self.trump) if talon_open else p.endgame_lead(self.held[a], self.trump)
-        mask_b = sum(1 << c for c in range(24) if self.held[b][c])
-        legal = legal_twohand(mask_b, lead, lead, self.trump, talon_open, self.rules.talon.must_head)
-        follow = p.follow(self.held[b], lead, self.trump, self.state[b], talon_open, legal)
+        legal = self.legal(b, lead, talon_open)
+        return lead, p.follow(self.held[b], lead, self.trump, self.state[b], talon_open, legal)
+
+    def legal(self, s: int, lead: int, talon_open: bool) -> int:
+        mask = sum(1 << c for c in range(24) if self.held[s][c])
+        return int(legal_twohand(mask, lead, lead, self.trump, talon_open, self.rules.talon.must_head))
+
+    def wants_exchange(self, w: int) -> bool:
+        return True
+
+    def choose_meld(self, w: int):
+        return self.state[w].best(self.held[w], self.combos)
+
+    def trick(self, talon_open: bool) -> None:
+        a = self.leader
+        b = 1 - a
+        lead, follow = self.choose(a, talon_open)
         self._play(a, lead)
         self._play(b, follow)
         w = b if beats(follow, lead, self.trump) else a
@@ -180,14 +216,15 @@ class _Talon:
 
     def _after_trick(self, w: int) -> None:
         held = self.held[w]
-        if self.exchange and held[self.seven] and self.turn != self.seven and self.unscored[w]:
+        if self.exchange and held[self.seven] and self.turn != self.seven and self.unscored[w] \
+                and self.wants_exchange(w):
             held[self.seven] -= 1
             held[self.turn] += 1
             self.turn = self.seven
             self.result.exchanged = w
             self.result.events.append(("exchange", w))
             self._diss(w, 1)
-        d = self.state[w].best(held, self.combos)
+        d = self.choose_meld(w)
         if d is not None:
             self.melds[w] += self.state[w].declare(d)
             self.result.events.append(("meld", w, d.combo.name, d.gain))
@@ -207,3 +244,40 @@ class _Talon:
         pos = Position(hands, self.trump, self.leader, 0, (0,), (), self.rules.play.last_trick, (0, 0), ())
         pos._validate()
         return pos
+
+
+class _Replay(_Talon):
+    """A deal whose decisions come from a record (see :func:`replay_deal`)."""
+
+    def __init__(self, rules: Rules, row: np.ndarray, exchange: bool, events: list[tuple]) -> None:
+        super().__init__(rules, row, exchange)
+        self.script = [e for e in events if e[0] in ("trick", "exchange", "meld")]
+        self.k = 0
+
+    def _next(self, kind: str):
+        e = self.script[self.k] if self.k < len(self.script) else None
+        if e is None or e[0] != kind:
+            return None
+        self.k += 1
+        return e
+
+    def choose(self, a: int, talon_open: bool) -> tuple[int, int]:
+        e = self._next("trick")
+        if e is None or e[1] != a:
+            raise InputError(f"record: expected a trick led by seat {a} at move {self.k}")
+        lead, follow = int(e[2]), int(e[3])
+        if not self.held[a][lead] or not (self.legal(1 - a, lead, talon_open) >> follow) & 1:
+            raise InputError(f"record: move {self.k} ({lead}, {follow}) is not legal here")
+        return lead, follow
+
+    def wants_exchange(self, w: int) -> bool:
+        return self._next("exchange") is not None
+
+    def choose_meld(self, w: int):
+        e = self._next("meld")
+        if e is None:
+            return None
+        for d in self.state[w].options(self.held[w], self.combos):
+            if d.combo.name == e[2] and d.gain == e[3]:
+                return d
+        raise InputError(f"record: seat {w} cannot declare {e[2]} for {e[3]} at move {self.k}")
