@@ -60,7 +60,7 @@ def _perft2(c1, c2, trump, to_move, trick, n, depth, talon_open, must_head):
         if n == 1:
             w = trick_winner(trick, 2, trump)
             saved = trick.copy()
-            total += _perft2(c1, c2, trump, (to_move + w) % 2, trick, n - n, depth - 1, talon_open, must_head)
+            total += _perft2(c1, c2, trump, (to_move + 1 + w) % 2, trick, n - n, depth - 1, talon_open, must_head)
             trick[:] = saved
         else:
             total += _perft2(c1, c2, trump, (to_move + 1) % 2, trick, n + 1, depth - 1, talon_open, must_head)
