@@ -273,6 +273,10 @@ def build_report(rules: Rules, budget: str | Budget = "quick", seed: int = 1, sc
     from binokel_sim.evaluation.study import STREAM_STUDY
 
     b = budget if isinstance(budget, Budget) else check_budget(budget)
+    if rules.layout.kind == "talon":  # two-hand: its own studies
+        from binokel_sim.analyses.report_twohand import build_twohand_report
+
+        return build_twohand_report(rules, b, seed, scale, command)
     scale = scale or Scale()
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
