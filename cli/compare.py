@@ -62,6 +62,8 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
                f"({a['seconds']} s, binokel-sim {a['version']}); value ± standard error")
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 40):
         click.echo(wide(df).to_string(index=False))
+    for name, figures in a.get("not_applicable", {}).items():
+        click.echo(f"# {name}: not applicable: {'; '.join(figures)}")
 
 
 def write_compare_charts(df: pd.DataFrame, folder: Path, fmt: str) -> list[Path]:

@@ -170,3 +170,14 @@ def test_bad_rules_one_line_exit_2(tmp_path, capsys, toml, key):
         load_rules(str(f))
     assert_one_line_error(capsys, "odds", "melds", "--rules", str(f), "--deals", "10", contains=key)
     assert_one_line_error(capsys, "simulate", "games", "--rules", str(f), "--games", "1", contains=key)
+
+
+def test_compare_takes_two_hand_and_names_what_does_not_apply():
+    from binokel_sim.analyses.compare import compare
+
+    df = compare([RULES], deals=400, played=2, seed=1)
+    rows = df.set_index("figure")
+    assert rows.loc["binokel in hand", "n"] == 800 and 0.1 < rows.loc["binokel in hand", "value"] < 0.3
+    na = df.attrs["not_applicable"]["two-hand"]
+    assert "Tapp meld value" in na and "sure Durch with the Tapp (seat 0)" in na
+    assert rows.loc["Tapp meld value", "n"] == 0 and "soloist score per deal" not in rows.index
