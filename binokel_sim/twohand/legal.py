@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.jit import kernel
-from binokel_sim.play.legal import SUIT_MASK, legal_mask, trick_winner
+from binokel_sim.play.legal import SUIT_MASK, beats, legal_mask
 
 
 @kernel(noalloc=True)
@@ -39,39 +39,55 @@ def legal_twohand(hand, led, win, trump, talon_open, must_head):
     return trumps if trumps != 0 else hand
 
 
+@kernel(noalloc=True)
+def _take(c1, c2, s, bit):
+    """Remove one copy of a card from seat ``s`` (``c2``: types held twice)."""
+    if c2[s] & bit:
+        c2[s] ^= bit
+    else:
+        c1[s] ^= bit
+
+
+@kernel(noalloc=True)
+def _put(c1, c2, s, bit):
+    if c1[s] & bit:
+        c2[s] |= bit
+    else:
+        c1[s] |= bit
+
+
 @kernel
-def _perft2(c1, c2, trump, to_move, trick, n, depth, talon_open, must_head):
+def _perft2(c1, c2, trump, leader, depth, talon_open, must_head):
+    # One trick per level: the leader's card, then the follower's (depth counts cards).
     if depth == 0:
         return np.int64(1)
-    legal = legal_twohand(c1[to_move], trick[0] if n else -1, trick[trick_winner(trick, n, trump)] if n else -1,
-                          trump, talon_open, must_head)
-    if legal == 0:
+    if c1[leader] == 0:
         return np.int64(1)
+    other = 1 - leader
     total = np.int64(0)
-    for c in range(24):
-        bit = np.int64(1) << c
-        if legal & bit == 0:
+    for a in range(24):
+        abit = np.int64(1) << a
+        if c1[leader] & abit == 0:
             continue
-        if c2[to_move] & bit:
-            c2[to_move] ^= bit
+        _take(c1, c2, leader, abit)
+        legal = legal_twohand(c1[other], a, a, trump, talon_open, must_head)
+        if depth == 1 or legal == 0:
+            total += 1
         else:
-            c1[to_move] ^= bit
-        trick[n] = c
-        if n == 1:
-            w = trick_winner(trick, 2, trump)
-            saved = trick.copy()
-            total += _perft2(c1, c2, trump, (to_move + 1 + w) % 2, trick, n - n, depth - 1, talon_open, must_head)
-            trick[:] = saved
-        else:
-            total += _perft2(c1, c2, trump, (to_move + 1) % 2, trick, n + 1, depth - 1, talon_open, must_head)
-        if c1[to_move] & bit:
-            c2[to_move] |= bit
-        else:
-            c1[to_move] |= bit
+            for b in range(24):
+                bbit = np.int64(1) << b
+                if legal & bbit == 0:
+                    continue
+                _take(c1, c2, other, bbit)
+                nxt = other if beats(b, a, trump) else leader
+                total += _perft2(c1, c2, trump, nxt, depth - 2, talon_open, must_head)
+                _put(c1, c2, other, bbit)
+        _put(c1, c2, leader, abit)
     return total
 
 
-def perft_twohand(counts: np.ndarray, trump: int, to_move: int, depth: int, talon_open: bool, must_head: bool) -> int:
+def perft_twohand(counts: np.ndarray, trump: int, to_move: int, depth: int, talon_open: bool,
+                  must_head: bool) -> int:
     """Number of legal card sequences of ``depth`` plies from a trick start (no draws: the
     hands as given; identical cards counted once; a sequence that runs out of cards counts once).
 
@@ -88,6 +104,5 @@ def perft_twohand(counts: np.ndarray, trump: int, to_move: int, depth: int, talo
                 c1[s] |= np.int64(1) << c
             if counts[s, c] > 1:
                 c2[s] |= np.int64(1) << c
-    buf = np.zeros(2, dtype=np.int64)
-    return int(_perft2(c1, c2, np.int64(trump), np.int64(to_move), buf, np.int64(0), np.int64(depth),
-                       bool(talon_open), bool(must_head)))
+    return int(_perft2(c1, c2, np.int64(trump), np.int64(to_move), np.int64(depth), bool(talon_open),
+                       bool(must_head)))
