@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from binokel_sim.cards import SUITS, parse_suit
-from binokel_sim.melds.explain import explain
+from binokel_sim.melds.explain import explain, trump_totals
 from binokel_sim.dealing.hand_input import read_hand
-from binokel_sim.melds.scorer import totals_by_trump
 
 import numpy as np
 
@@ -17,8 +16,7 @@ from .main import cli
 
 def meld_report(hand, trump_text: str, rules) -> dict:
     """The JSON-shaped explanation of ``hand``: melds at the given or best trump."""
-    totals = np.empty(4, dtype=np.int64)
-    totals_by_trump(hand.counts, rules.meld_array(), totals)
+    totals = trump_totals(hand, rules)
     if trump_text.lower() == "best":
         trump = int(np.argmax(totals))
     else:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from binokel_sim.cards import counts_of, format_cards, parse_cards
 from binokel_sim.errors import InputError
@@ -181,3 +183,19 @@ def test_compare_takes_two_hand_and_names_what_does_not_apply():
     na = df.attrs["not_applicable"]["two-hand"]
     assert "Tapp meld value" in na and "sure Durch with the Tapp (seat 0)" in na
     assert rows.loc["Tapp meld value", "n"] == 0 and "soloist score per deal" not in rows.index
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=24, max_size=24), st.integers(0, 23), st.integers(0, 3))
+def test_adding_a_card_never_lowers_two_hand_melds(counts, card, trump):
+    counts[card] = min(counts[card], 1)
+    cards = [c for c in range(24) for _ in range(counts[c])]
+    assert static_score(cards + [card], trump, TABLE) >= static_score(cards, trump, TABLE)
+
+
+def test_melds_command_scores_the_two_hand_table(capsys):
+    from clitools import run_json
+
+    out = run_json(capsys, "melds", "GK GO EO HO SO SU", "--rules", "two-hand")
+    assert out["best_trump"] == "G" and out["total"] == 180
+    assert [m["name"] for m in out["melds"]] == ["trump pair", "four Obers", "grand binokel"]

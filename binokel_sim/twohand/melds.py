@@ -93,6 +93,23 @@ def static_score(cards: Sequence[int], trump: int, table) -> int:
         total += state.declare(best)
 
 
+def declared_melds(cards: Sequence[int], trump: int, table) -> list[tuple[Combo, int]]:
+    """The combinations :func:`static_score` declares, each with its full points, in class order.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> from binokel_sim.cards import parse_cards
+    >>> [(c.name, p) for c, p in declared_melds(parse_cards("GK GO SU EK EO"), 0, meld_table(load_rules("two-hand")))]
+    [('trump pair E', 40), ('pair G', 20), ('grand binokel', 80)]
+    """
+    state = MeldState()
+    held = [0] * N_TYPES
+    for c in cards:
+        held[c] += 1
+    while (best := state.best(held, table[trump])) is not None:
+        state.declare(best)
+    return [(c, c.points) for cls in state.declared for c in cls]
+
+
 @dataclass
 class Declaration:
     combo: Combo
