@@ -181,11 +181,6 @@ class Talon:
     turned_seven: int = 10
 
 
-#: Meld keys the two-hand table does not have (each must be 0 there).
-TALON_LACKS = ("family", "double_family", "trump_double_family", "double_pair", "trump_double_pair",
-               "eight_tens", "eight_sevens")
-
-
 @dataclass(frozen=True)
 class Game:
     target: int
@@ -216,6 +211,12 @@ class Rules:
 
     def meld_array(self) -> np.ndarray:
         return self.melds.as_array()
+
+    def require_auction(self, what: str) -> None:
+        """Raise :class:`InputError` naming ``what`` when the layout has no auction and Tapp (two-hand)."""
+        if self.layout.kind != "bid":
+            raise InputError(f"{what}: rules {self.name!r} (layout {self.layout.name!r}) have no auction or Tapp; "
+                             "two-hand studies: odds melds, simulate games, report, compare")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (TOML shape) for provenance in reports and JSON output."""
@@ -329,6 +330,8 @@ def _build_section(name: str, cls: type, data: Any) -> Any:
 
 
 def _validate(r: Rules) -> None:
+    from binokel_sim.layout_checks import check_kind
+
     lay = r.layout
     talon = lay.kind == "talon"
     if lay.players not in ((2,) if talon else (3, 4)):
@@ -338,7 +341,7 @@ def _validate(r: Rules) -> None:
             f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"
             f" != {lay.deck_size}-card deck"
         )
-    _check_kind(r)
+    check_kind(r)
     if lay.tapp_size < 1:
         raise InputError("layout.tapp_size: must be at least 1")
     if lay.teams:
@@ -351,27 +354,6 @@ def _validate(r: Rules) -> None:
         raise InputError("game.target: must be positive")
     if not talon:
         _check_monotone(r.melds)
-
-
-def _check_kind(r: Rules) -> None:
-    """Keys that only one kind of layout reads must not be set under the other."""
-    lay = r.layout
-    if r.scoring.dealer_bonus and not lay.dealer_sits_out:
-        raise InputError(f"scoring.dealer_bonus: set to {r.scoring.dealer_bonus}, but in layout {lay.name!r} "
-                         f"the dealer does not sit out (layout.dealer_sits_out)")
-    if lay.kind == "talon":
-        if not lay.sevens:
-            raise InputError("layout.sevens: the talon game is played with 48 cards")
-        if lay.teams or lay.dealer_sits_out:
-            raise InputError(f"layout.{'teams' if lay.teams else 'dealer_sits_out'}: not available at a talon layout")
-        for k in TALON_LACKS:
-            if getattr(r.melds, k):
-                raise InputError(f"melds.{k}: layout {lay.name!r} (two-hand) has no such meld; set it to 0")
-    else:
-        if r.melds.grand_binokel:
-            raise InputError(f"melds.grand_binokel: layout {lay.name!r} has no such meld (two-hand only)")
-        if lay.dealer_sits_out and lay.players != 3:
-            raise InputError("layout.dealer_sits_out: the dealer sits out only at a table of 3 active players")
 
 
 def _check_monotone(m: Melds) -> None:

@@ -199,3 +199,9 @@ def test_melds_command_scores_the_two_hand_table(capsys):
     out = run_json(capsys, "melds", "GK GO EO HO SO SU", "--rules", "two-hand")
     assert out["best_trump"] == "G" and out["total"] == 180
     assert [m["name"] for m in out["melds"]] == ["trump pair", "four Obers", "grand binokel"]
+
+
+@pytest.mark.parametrize("args", [("odds", "tapp", "--deals", "10"), ("odds", "bids", "--deals", "10"),
+                                  ("bid", "EA,EA,E10,E10,EK,EK,EO,EO,EU,EU,HA,HA")])
+def test_auction_studies_refuse_two_hand(capsys, args):
+    assert_one_line_error(capsys, *args, "--rules", "two-hand", contains="no auction or Tapp")

@@ -299,6 +299,7 @@ def evaluate_hand(hand, rules: Rules | str = "standard", *, seat: int = 0, sampl
     double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
     """
     rules = load_rules(rules)
+    rules.require_auction("bid evaluation")
     st = (settings or EvalSettings(policy=policy)).check()
     if settings is not None and policy != st.policy:
         st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)})

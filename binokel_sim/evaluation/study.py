@@ -103,6 +103,7 @@ def study_deals(rules: Rules | str, samples: int, seed: int = 1, policy: str = "
     :class:`~binokel_sim.runner.Job` (workers, ``--checkpoint``, ``--scheduler``) instead.
     """
     rules = load_rules(rules)
+    rules.require_auction("study deals (Tapp, bids)")
     st = (settings or EvalSettings(policy=policy)).check()
     if scale is not None and dd is None:
         from dataclasses import asdict
