@@ -8,7 +8,7 @@
 * **endgame** -- the exact endgame against the heuristic's (:mod:`binokel_sim.twohand.endgame`),
   ``study_deals`` deals;
 * **games** -- whole games to the target (:mod:`binokel_sim.twohand.runs`), ``study_deals // 3``
-  games (at least 10);
+  games (at least 10), and the trump Seven exchange paired over ``study_deals`` deals;
 * **provenance**.
 
 >>> games_for(60), games_for(4000)
@@ -82,6 +82,7 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
     from binokel_sim.analyses import charts
     from binokel_sim.analyses.report import Report, Section
     from binokel_sim.twohand.endgame import endgame_study, endgame_summary
+    from binokel_sim.twohand.games import exchange_value
     from binokel_sim.twohand.runs import simulate_twohand_games
 
     scale = scale or Scale()
@@ -109,6 +110,11 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
     s.text.append(f"{games} games to {rules.game.target} (claim rule {'on' if rules.game.aus else 'off'}); "
                   "heuristic talon phase, exact endgame. Player 0 is forehand in the first deal; the deal alternates.")
     s.tables.append(("Game-level figures", res.summary))
+    ex = exchange_value(rules, b.study_deals, seed)
+    s.text.append(f"The trump Seven exchange, paired over {ex['deals']} further deals (each deal with an exchange "
+                  "played again with the exchange forbidden, same cards and play rules): the exchanger's net gain "
+                  f"(own minus opponent's deal score) {ex['gain']:.1f} ± {ex['se']:.1f} points (n = {ex['n']}; "
+                  f"an exchange in {ex['exchange_rate']:.0%} of deals).")
     sections.append(s)
     prov = {"binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
             "budget": b.name, "meld-odds deals": b.meld_deals, "endgame deals": b.study_deals,

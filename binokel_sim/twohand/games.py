@@ -33,6 +33,8 @@ from binokel_sim.twohand.play import DealResult, play_deal
 
 #: Stream id of the two-hand game simulation's deals.
 TWOHAND_STREAM = 0x2B1D
+#: Stream id of the paired exchange study's deals.
+EXCHANGE_STREAM = 0x2BE7
 
 
 def _claim(rules: Rules, res: DealResult, before: list[int], solver: Solver) -> int:
@@ -100,3 +102,28 @@ def simulate_twohand_game(rules: Rules, seed: int, game: int, solver: Solver | N
             break
     return {"game": game, "deals": len(rows), "winner": winner, "final_p0": totals[0], "final_p1": totals[1],
             "exchange_gain": gain, "rows": rows}
+
+
+def exchange_value(rules: Rules, deals: int, seed: int, solver: Solver | None = None) -> dict:
+    """The trump Seven exchange, paired over ``deals`` deals: each deal in which a player
+    exchanges is played again with the exchange forbidden. Returns the exchanger's mean net
+    gain (own minus opponent's deal score) with its SE and n, and the share of deals with an exchange.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> sorted(exchange_value(load_rules("two-hand"), 4, 1))
+    ['deals', 'exchange_rate', 'gain', 'n', 'se']
+    """
+    solver = solver or Solver()
+    gains = []
+    for row in Dealer(rules, seed, stream=(EXCHANGE_STREAM,)).deal(deals):
+        res = play_deal(rules, row, solver, seven_exchange=True)
+        x = res.exchanged
+        if x < 0:
+            continue
+        alt = play_deal(rules, row, solver, seven_exchange=False)
+        a, b = res.scores(), alt.scores()
+        gains.append((a[x] - a[1 - x]) - (b[x] - b[1 - x]))
+    g = np.asarray(gains, dtype=np.float64)
+    return {"gain": float(g.mean()) if g.size else float("nan"),
+            "se": float(g.std(ddof=1) / np.sqrt(g.size)) if g.size > 1 else float("nan"), "n": int(g.size),
+            "deals": int(deals), "exchange_rate": g.size / deals if deals else float("nan")}
