@@ -6,7 +6,8 @@ points and score, running totals, who exchanged the trump Seven, who claimed) an
 ``summary`` (figure, value, se, n). Figures: deals per game, forehand's win rate (player
 0, forehand in the first deal), mean score / meld points / card points per deal by
 seat, the share of deals with an exchange and the value of the exchange (paired
-replay, see :mod:`binokel_sim.twohand.games`), games ended by a claim.
+replay, see :mod:`binokel_sim.twohand.games`), games in which both players reached the target
+in the last deal (where the claim rule, or else the higher total, decided).
 
 >>> from binokel_sim.rules import load_rules
 >>> res = simulate_twohand_games(load_rules("two-hand"), games=2, seed=1)
@@ -60,7 +61,7 @@ def simulate_twohand_games(rules: Rules, games: int, seed: int = 1, scale: Scale
     prov = {"version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed,
             "games": int(games), "deals": int(len(ddf)), "max_deals": max_deals, "talon": "heuristic",
             "play": "heuristic talon phase, exact double-dummy endgame", "seconds": round(time.perf_counter() - t0, 3)}
-    return GameResults(gdf, ddf, summarise_twohand(gdf, ddf), prov)
+    return GameResults(gdf, ddf, summarise_twohand(gdf, ddf, rules.game.target), prov)
 
 
 def _mean_row(figure: str, x) -> dict[str, Any]:
@@ -70,7 +71,7 @@ def _mean_row(figure: str, x) -> dict[str, Any]:
             "se": float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"), "n": n}
 
 
-def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
+def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame, target: int) -> pd.DataFrame:
     """The summary table; a proportion's SE is sqrt(p(1-p)/n), a mean's the sample SD / sqrt(n).
 
     Per-deal figures treat deals as independent (deals of one game share only the totals,
@@ -83,7 +84,10 @@ def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
             for k, what in (("score", "score"), ("melds", "meld points"), ("cards", "card points")):
                 rows.append(_mean_row(f"{what} per deal, {who}", deals[f"{k}_seat{s}"]))
         rows.append(_mean_row("deals with a trump Seven exchange", deals["exchanged_by"] >= 0))
-        rows.append(_mean_row("games ended by a claim (Aus)", deals.groupby("game")["claimed_by"].max() >= 0))
+        last = deals.groupby("game").tail(1)
+        both = (last["total_p0"] >= target) & (last["total_p1"] >= target)
+        rows.append(_mean_row("games where both reached the target in the last deal (claim or higher total decided)",
+                              both))
     gain = games["exchange_gain"].dropna()
     rows.append(_mean_row("value of the trump Seven exchange (exchanger's net gain, first deal)", gain))
     return pd.DataFrame(rows, columns=["figure", "value", "se", "n"])
