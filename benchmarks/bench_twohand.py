@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     res = bench(a.deals, a.seed, a.games, a.workers)
-    res["machine"] = {"python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count()}
+    res["machine"] = {"python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count(),
+                      "load_average_1min": os.getloadavg()[0]}
     print(json.dumps(res, indent=1))
 
 
