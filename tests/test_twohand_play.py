@@ -167,3 +167,50 @@ def test_options_without_claim_and_without_heading(tmp_path):
     assert sum(play_deal(free, row, endgame="heuristic").cards) == 250
     with pytest.raises(InputError, match="must_head"):
         play_deal(free, row)
+
+
+def _first_to_reach(events, before, turned, target):
+    """From a deal's record: the seat whose running total first reaches ``target`` in the talon
+    phase (turned bonus, melds once it holds a trick, card points of its tricks), else None."""
+    melds, cards, tricks, talon_tricks = [0, 0], [0, 0], [0, 0], 0
+    for s in range(2):
+        if before[s] + turned[s] >= target:
+            return s
+    for e in events:
+        if e[0] == "trick":
+            talon_tricks += 1
+            if talon_tricks > 12:
+                return None
+            cards[e[4]] += e[5]
+            tricks[e[4]] += 1
+        elif e[0] == "meld":
+            melds[e[1]] += e[3]
+        elif e[0] == "diss":
+            melds[e[1]] += 10 * e[2]
+        else:
+            continue
+        for s in range(2):
+            if before[s] + turned[s] + cards[s] + (melds[s] if tricks[s] else 0) >= target:
+                return s
+    return None
+
+
+def test_claim_goes_to_the_first_player_to_reach_the_target(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text('inherits = "two-hand"\nname = "short"\n[game]\ntarget = 300\n')
+    r = load_rules(str(f))
+    checked = 0
+    for game in range(6):
+        g = simulate_twohand_game(r, seed=8, game=game)
+        last = g["rows"][-1]
+        j = last["deal"]
+        row = Dealer(r, 8, stream=(TWOHAND_STREAM, game)).deal(1, start=j)[0]
+        d = play_deal(r, row)
+        players = [(s + j) % 2 for s in range(2)]
+        prev = g["rows"][-2] if len(g["rows"]) > 1 else {"total_p0": 0, "total_p1": 0}
+        before = [prev[f"total_p{p}"] for p in players]
+        first = _first_to_reach(d.events, before, d.turned, 300)
+        if first is not None:
+            assert g["winner"] == players[first] == last["claimed_by"]
+            checked += 1
+    assert checked >= 3

@@ -40,12 +40,10 @@ EXCHANGE_STREAM = 0x2BE7
 def _claim(rules: Rules, res: DealResult, before: list[int], solver: Solver) -> int:
     """Seat that claims the game during this deal under ``game.aus``, else -1."""
     target = rules.game.target
-    for s in range(2):
-        if res.turned[s] and before[s] + res.turned[s] >= target:
-            return s
-    for w, *run in res.running:
-        if before[w] + res.turned[w] + run[w] >= target:
-            return w
+    for run in [(0, 0)] + res.running:
+        for s in range(2):
+            if before[s] + res.turned[s] + run[s] >= target:
+                return s
     final = [before[s] + res.scores()[s] for s in range(2)]
     reach = [s for s in range(2) if final[s] >= target]
     if len(reach) < 2:

@@ -55,8 +55,9 @@ class DealResult:
     endgame: Position | None = None
     #: Seat that exchanged the trump Seven, -1 for none.
     exchanged: int = -1
-    #: Each seat's running deal points after each talon-phase event (for the claim rule).
-    running: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Both seats' running deal points (melds with a trick + card points) after every change in
+    #: the talon phase, the Diss of Sevens still held at its end included (for the claim rule).
+    running: list[tuple[int, int]] = field(default_factory=list)
     #: Melds declared (points) per seat in the talon phase, by trick: the meld growth.
     meld_by_trick: list[list[int]] = field(default_factory=list)
 
@@ -173,6 +174,10 @@ class _Talon:
             self.unscored[s] -= n
             self.melds[s] += n * self.rules.melds.dissle
             self.result.events.append(("diss", s, n))
+            self._run()
+
+    def _run(self) -> None:
+        self.result.running.append(tuple((self.melds[s] if self.tricks[s] else 0) + self.cards[s] for s in range(2)))
 
     def _play(self, s: int, c: int) -> None:
         self.held[s][c] -= 1
@@ -212,6 +217,7 @@ class _Talon:
         self.leader = w
         self.result.events.append(("trick", a, lead, follow, w, pts))
         if talon_open:
+            self._run()
             self._after_trick(w)
 
     def _after_trick(self, w: int) -> None:
@@ -228,7 +234,7 @@ class _Talon:
         if d is not None:
             self.melds[w] += self.state[w].declare(d)
             self.result.events.append(("meld", w, d.combo.name, d.gain))
-        self.result.running.append((w, self.melds[0] + self.cards[0], self.melds[1] + self.cards[1]))
+            self._run()
         self.result.meld_by_trick.append(list(self.melds))
         for s in (w, 1 - w):
             from_stock = self.drawn < len(self.stock)
