@@ -11,7 +11,9 @@ Seven): scored when a Seven is exchanged, else when played -- a Seven still held
 talon runs out is scored then, since its holder must play it. The turned Seven scores
 ``talon.turned_seven`` for the dealer and no Diss. Endgame, 12 tricks, every card known to
 both: follow or trump (:mod:`.legal`); played exactly by the double-dummy solver, or by the
-heuristic (``endgame="heuristic"``, for measurement). Melds count only with a trick.
+heuristic (``endgame="heuristic"``, for measurement). Melds count only with a trick (the exact
+endgame yields points, not tricks: a player is taken to win an endgame trick when he wins
+points there -- only the Diss of a player without a talon-phase trick can depend on it).
 
 >>> from binokel_sim.rules import load_rules
 >>> from binokel_sim.dealing.dealer import Dealer
