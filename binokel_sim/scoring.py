@@ -230,8 +230,8 @@ def table_scores(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     >>> from binokel_sim.rules import load_rules
     >>> d = PlayedDeal(soloist=0, bid=200, contract="trump", trick_points=[150, 60, 40],
     ...                tricks=[8, 2, 2], melds=[60, 20, 40], discard_points=14)
-    >>> table_scores(load_rules("four-dealer-out"), d).tolist()
-    [224, 80, 80, 200]
+    >>> table_scores(load_rules("four-dealer-out"), d).tolist()   # card points rounded to 10 there
+    [220, 80, 80, 200]
     """
     out = score_deal(rules, deal)
     return np.append(out, rules.scoring.dealer_bonus) if rules.layout.dealer_sits_out else out

@@ -136,12 +136,20 @@ def test_dealer_bonus_hand_checked():
     d = PlayedDeal(soloist=1, bid=180, contract="trump", trick_points=[40, 170, 40],
                    tricks=[2, 8, 2], melds=[20, 60, 0], discard_points=10)
     # Soloist 10 + 170 + 60 = 240 >= 180; seat 0: 40 + 20; seat 2: 40; the dealer 200.
-    assert table_scores(load_rules("four-dealer-out"), d).tolist() == [60, 240, 40, 200]
+    out = load_rules("four-dealer-out")  # rounds card points to 10: 40 + 20, 10 + 170 -> 180 + 60, 40
+    assert table_scores(out, d).tolist() == [60, 240, 40, 200]
     assert table_scores(load_rules("standard"), d).tolist() == [60, 240, 40]
 
 
-def test_dealer_sits_out_and_rotates_in_games():
-    r = load_rules("four-dealer-out")
+def test_dealer_sits_out_and_rotates_in_games(tmp_path):
+    preset = load_rules("four-dealer-out")
+    assert (preset.layout.dealer_sits_out, preset.scoring.dealer_bonus, preset.layout.table_players,
+            preset.layout.hand_size) == (True, 200, 4, 15)
+    # The same table with the 40-card game, which plays out in seconds.
+    f = tmp_path / "r.toml"
+    f.write_text('inherits = "standard"\nname = "out-40"\n[layout]\ndealer_sits_out = true\n'
+                 '[scoring]\ndealer_bonus = 200\n')
+    r = load_rules(str(f))
     rec = simulate_game(r, seed=6, game=0, max_deals=3)
     assert len(rec.totals) == 4
     prev = np.zeros(4, dtype=np.int64)
