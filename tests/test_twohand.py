@@ -163,7 +163,8 @@ def test_monte_carlo_odds_agree_with_exact():
     ('inherits = "standard"\nname = "x"\n[melds]\ngrand_binokel = 80\n', "melds.grand_binokel"),
     ('inherits = "standard"\nname = "x"\n[scoring]\ndealer_bonus = 200\n', "scoring.dealer_bonus"),
     ('inherits = "standard"\nname = "x"\n[talon]\nmust_head = false\n', "talon:"),
-    ('inherits = "four-dealer-out"\nname = "x"\n[layout]\nplayers = 4\nhand_size = 9\n', "layout.dealer_sits_out"),
+    ('inherits = "four-dealer-out"\nname = "x"\n[layout]\nplayers = 4\nhand_size = 11\ntapp_size = 4\n',
+     "layout.dealer_sits_out"),
 ])
 def test_bad_rules_one_line_exit_2(tmp_path, capsys, toml, key):
     f = tmp_path / "r.toml"
