@@ -145,7 +145,14 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
     scale = scale or Scale()
     t0 = time.perf_counter()
     per_rules: list[list[dict[str, Any]]] = []
+    not_applicable: dict[str, list[str]] = {}
     for rules in rule_sets:
+        if rules.layout.kind == "talon":  # two-hand: the figures that apply (analyses.compare_twohand)
+            from binokel_sim.analyses.compare_twohand import twohand_rows
+
+            rows, not_applicable[rules.name] = twohand_rows(rules, deals, seed, MELD_EVENTS)
+            per_rules.append(rows)
+            continue
         rows = meld_rows(rules, deals, seed, scale)
         sure = Job("compare-durch", durch_chunk, n=deals, seed=seed, rules=rules, chunk_size=2000).run(
             scale, desc=f"{rules.name} Durch")
@@ -156,17 +163,19 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
         # Every rule set's played deals in one pool, one deal per chunk, the longest deals
         # (most tricks) first: a 48-card deal can take minutes, and no worker should idle
         # while another finishes one rule set's last deal.
-        jobs = [Job("compare-play", play_chunk, n=played, seed=seed, rules=rules, chunk_size=1)
-                for rules in rule_sets]
+        jobs = [Job("compare-play", play_chunk, n=played if rules.layout.kind == "bid" else 0, seed=seed,
+                    rules=rules, chunk_size=1) for rules in rule_sets]
         order = sorted(range(len(jobs)), key=lambda i: -rule_sets[i].layout.hand_size)
         parts = run_jobs([jobs[i] for i in order], scale, desc="played deals")
         for i, part in zip(order, parts, strict=True):
-            per_rules[i].extend(play_rows(rule_sets[i], part))
+            if rule_sets[i].layout.kind == "bid":
+                per_rules[i].extend(play_rows(rule_sets[i], part))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
     from binokel_sim import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
+                     "not_applicable": not_applicable,
                      "version": __version__, "seconds": round(time.perf_counter() - t0, 3)})
     return df
 

@@ -38,6 +38,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from binokel_sim.odds.estimate import COLUMNS, cluster_estimate
 from binokel_sim.odds.exact_kept import kept_exact_odds
 from binokel_sim.odds.exact import ExactOdds, at_least, exact_odds, mean_of
 from binokel_sim.melds.events import BEST, LADDER, LEVELS, QUANTITIES, levels_for
@@ -46,23 +47,7 @@ from binokel_sim.errors import InputError, check_count
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Scale
 
-COLUMNS = ["scope", "event", "value", "stderr", "exact", "z", "n"]
 _SCOPE_INDEX = {"hand": HAND, "hand+tapp": HAND_TAPP, "kept": KEPT}
-
-
-def cluster_estimate(s1: int, s2: int, deals: int, members: int) -> tuple[float, float]:
-    """(mean per member, standard error) from integer per-deal sums ``s1 = sum c``, ``s2 = sum c**2``.
-
-    The variance numerator ``deals * s2 - s1**2`` is formed in exact integers (no cancellation).
-
-    >>> cluster_estimate(3, 3, 4, 1)   # 3 of 4 deals, one member each
-    (0.75, 0.25)
-    """
-    mean = s1 / deals / members
-    if deals < 2:
-        return mean, math.nan
-    var = (deals * s2 - s1 * s1) / (deals * (deals - 1))
-    return mean, math.sqrt(max(var, 0.0) / deals) / members
 
 
 def _row(scope: str, event: str, s1: int, s2: int, deals: int, members: int, exact: float, scale: int = 1) -> dict:
@@ -125,8 +110,13 @@ def meld_odds_table(rules: Rules | str | os.PathLike[str], deals: int, seed: int
     ``exact`` fills the ``exact`` and ``z`` columns; the numbers do not depend on
     ``chunk_size`` or ``scale`` (a :class:`binokel_sim.runner.Scale`: workers, checkpoint,
     Dask; the exact part, seconds long, uses its workers only).
+    A talon layout (two-hand) has its own scopes and events: :mod:`binokel_sim.twohand.odds`.
     """
     rules = as_rules(rules)
+    if rules.layout.kind == "talon":
+        from binokel_sim.analyses.meld_odds_twohand import meld_odds_twohand
+
+        return meld_odds_twohand(rules, deals, seed, exact=exact)
     check_count("deals", deals)
     check_count("seed", seed, minimum=0)
     if not scopes or set(scopes) - set(SCOPES):

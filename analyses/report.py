@@ -30,59 +30,21 @@ import dataclasses
 import os
 import platform
 import time
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Job, Scale
 
-
-@dataclass(frozen=True)
-class Budget:
-    """Deals per study. ``quick`` is the README's job (minutes on two cores)."""
-
-    name: str
-    meld_deals: int
-    study_deals: int
-    calibration_deals: int
-    exact: bool = True
-
-
-BUDGETS = {
-    "quick": Budget("quick", meld_deals=200_000, study_deals=60, calibration_deals=60),
-    "standard": Budget("standard", meld_deals=2_000_000, study_deals=400, calibration_deals=400),
-    "full": Budget("full", meld_deals=20_000_000, study_deals=4000, calibration_deals=4000),
-}
 
 #: Meld events charted MC-beside-exact (scope ``hand``).
 CHART_EVENTS = ("pair_E", "family_E", "four_A", "four_K", "four_O", "four_U", "binokel", "double_pair_E",
                 "double_binokel", "meld_at_least_100_best", "meld_at_least_200_best")
 #: Deals per chunk of the study jobs (fixed; never depends on the worker count).
 STUDY_CHUNK = 2
-
-
-@dataclass
-class Section:
-    """One part of the report: paragraphs (Markdown), tables and figures, in that order."""
-
-    key: str
-    title: str
-    text: list[str] = field(default_factory=list)
-    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
-    figures: list[tuple[str, Any, str]] = field(default_factory=list)  # (file stem, Figure, caption)
-
-
-@dataclass
-class Report:
-    rules: Rules
-    budget: Budget
-    seed: int
-    sections: list[Section]
-    provenance: dict[str, Any]
 
 
 def check_budget(name: str) -> Budget:
@@ -295,6 +257,10 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
 
     rules = as_rules(rules)
     b = budget if isinstance(budget, Budget) else check_budget(budget)
+    if rules.layout.kind == "talon":  # two-hand: its own studies
+        from binokel_sim.analyses.report_twohand import build_twohand_report
+
+        return build_twohand_report(rules, b, seed, scale, command)
     scale = scale or Scale()
     t0 = time.perf_counter()
     timings: dict[str, float] = {}

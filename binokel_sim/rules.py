@@ -40,10 +40,20 @@ class Layout:
     tapp_size: int
     #: Fixed teams as seat lists, e.g. ``[[0, 2], [1, 3]]`` for Kreuzbinokel; empty: soloist against all.
     teams: tuple[tuple[int, ...], ...] = ()
+    #: ``bid``: auction, Tapp and soloist (docs/rules.md §2-§9); ``talon``: two-hand Binokel, no
+    #: auction, a turned trump and a talon drawn from while it lasts (§10; ``tapp_size`` is the talon).
+    kind: str = "bid"
+    #: A fourth player deals and sits out of each deal (scoring ``scoring.dealer_bonus``).
+    dealer_sits_out: bool = False
 
     @property
     def deck_size(self) -> int:
         return 48 if self.sevens else 40
+
+    @property
+    def table_players(self) -> int:
+        """Players at the table: those at play, plus the dealer where the dealer sits out."""
+        return self.players + int(self.dealer_sits_out)
 
     @property
     def partnership(self) -> bool:
@@ -92,6 +102,8 @@ class Melds:
     dissle: int
     eight_tens: int
     eight_sevens: int
+    #: Leaf King + leaf Ober + bell Unter (two-hand table only; 0 = not a meld).
+    grand_binokel: int = 0
 
     def as_array(self) -> np.ndarray:
         """The table as ``int64[MELD_SLOTS]`` in the order of :data:`MELD_SLOT_NAMES`."""
@@ -159,6 +171,18 @@ class Bettel:
 
 
 @dataclass(frozen=True)
+class Talon:
+    """Options of the talon game (two-hand Binokel, docs/rules.md §10); unused by ``bid`` layouts."""
+
+    #: The holder of a trump Seven may exchange it for the turned card while the talon lasts.
+    seven_exchange: bool = True
+    #: After the talon is exhausted a follower must also head the trick when able.
+    must_head: bool = True
+    #: The dealer's points when the turned card is a Seven.
+    turned_seven: int = 10
+
+
+@dataclass(frozen=True)
 class Game:
     target: int
     aus: bool
@@ -179,6 +203,7 @@ class Rules:
     durch: Durch
     bettel: Bettel
     game: Game
+    talon: Talon = field(default_factory=Talon)
     source: str = field(default="", compare=False)
 
     @property
@@ -187,6 +212,12 @@ class Rules:
 
     def meld_array(self) -> np.ndarray:
         return self.melds.as_array()
+
+    def require_auction(self, what: str) -> None:
+        """Raise :class:`InputError` naming ``what`` when the layout has no auction and Tapp (two-hand)."""
+        if self.layout.kind != "bid":
+            raise InputError(f"{what}: rules {self.name!r} (layout {self.layout.name!r}) have no auction or Tapp; "
+                             "two-hand studies: odds melds, simulate games, report, compare")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (TOML shape) for provenance in reports and JSON output."""
@@ -200,8 +231,8 @@ _SECTIONS = {
     "layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
     "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game,
 }
-_TOP_KEYS = {"name", "description", "inherits", *_SECTIONS}
-_CHOICES = {("play", "first_lead"): ("forehand", "soloist")}
+_TOP_KEYS = {"name", "description", "inherits", "talon", *_SECTIONS}
+_CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon")}
 
 
 def preset_names() -> list[str]:
@@ -300,13 +331,18 @@ def _build_section(name: str, cls: type, data: Any) -> Any:
 
 
 def _validate(r: Rules) -> None:
+    from binokel_sim.layout_checks import check_kind, check_monotone
+
     lay = r.layout
-    if lay.players not in (3, 4):
-        raise InputError(f"layout.players: expected 3 or 4, got {lay.players}")
+    talon = lay.kind == "talon"
+    if lay.players not in ((2,) if talon else (3, 4)):
+        raise InputError(f"layout.players: expected {'2 at a talon layout' if talon else '3 or 4'}, got {lay.players}")
     if lay.players * lay.hand_size + lay.tapp_size != lay.deck_size:
         raise InputError(
-            f"layout: {lay.players} x {lay.hand_size} cards + Tapp {lay.tapp_size} != {lay.deck_size}-card deck"
+            f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"
+            f" != {lay.deck_size}-card deck"
         )
+    check_kind(r)
     if lay.tapp_size < 1:
         raise InputError("layout.tapp_size: must be at least 1")
     if lay.teams:
@@ -317,28 +353,8 @@ def _validate(r: Rules) -> None:
         raise InputError("bidding: min_bid and bid_step must be positive")
     if r.game.target < 1:
         raise InputError("game.target: must be positive")
-    _check_monotone(r.melds)
-
-
-def _check_monotone(m: Melds) -> None:
-    """A card added to a hand must never lower its melds: the exchange optimiser relies on it.
-
-    Adding a card can turn a pair into part of a family, so the family must be worth at
-    least what it absorbs; a double must be worth at least its single.
-    """
-    for pre in ("", "trump_"):
-        fam, dfam = getattr(m, pre + "family"), getattr(m, pre + "double_family")
-        pair, dpair = getattr(m, pre + "pair"), getattr(m, pre + "double_pair")
-        if fam < pair or fam + pair < dpair or dfam < fam + pair or dpair < pair:
-            raise InputError(
-                f"melds.{pre}family/{pre}double_family/{pre}pair/{pre}double_pair: table not monotone "
-                f"(need family >= pair, family + pair >= double pair, double family >= family + pair)"
-            )
-    for r in MELD_RANKS:
-        if m.eight[r] < m.four[r]:
-            raise InputError(f"melds.eight.{r}: must be at least melds.four.{r}")
-    if m.double_binokel < m.binokel:
-        raise InputError("melds.double_binokel: must be at least melds.binokel")
+    if not talon:
+        check_monotone(r.melds)
 
 
 def as_rules(rules: "Rules | str | os.PathLike[str]") -> Rules:
@@ -361,6 +377,9 @@ def load_rules(source: str | Rules = "standard") -> Rules:
         if not isinstance(data.get(k), str):
             raise InputError(f"missing key {k}")
     sections = {name: _build_section(name, cls, data.get(name)) for name, cls in _SECTIONS.items()}
+    sections["talon"] = _build_section("talon", Talon, data.get("talon", {}))
+    if "talon" in data and sections["layout"].kind != "talon":
+        raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
     _validate(rules)
     return rules

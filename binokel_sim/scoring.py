@@ -223,6 +223,20 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     return out
 
 
+def table_scores(rules: Rules, deal: PlayedDeal) -> np.ndarray:
+    """Every table player's score for one deal: :func:`score_deal`'s seats, then -- where the
+    dealer sits out (``layout.dealer_sits_out``) -- the dealer's ``scoring.dealer_bonus``.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> d = PlayedDeal(soloist=0, bid=200, contract="trump", trick_points=[150, 60, 40],
+    ...                tricks=[8, 2, 2], melds=[60, 20, 40], discard_points=14)
+    >>> table_scores(load_rules("four-dealer-out"), d).tolist()   # card points rounded to 10 there
+    [220, 80, 80, 200]
+    """
+    out = score_deal(rules, deal)
+    return np.append(out, rules.scoring.dealer_bonus) if rules.layout.dealer_sits_out else out
+
+
 def bid_ladder(rules: Rules, top: int) -> np.ndarray:
     """Bids from ``bidding.min_bid`` upward in ``bid_step`` up to ``top`` (at least the minimum)."""
     lo, step = rules.bidding.min_bid, rules.bidding.bid_step

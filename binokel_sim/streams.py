@@ -40,6 +40,11 @@ _TABLE = (
     Stream("game", (0x6A3E,), "simulated games: the deals of game g", per="game"),
     Stream("compare_durch", (0xC0D1,), "compare: sure-Durch deals"),
     Stream("compare_play", (0xC0D2,), "compare: played deals"),
+    Stream("twohand_odds", (0x2B0D,), "two-hand meld odds (binokel_sim.twohand.odds)"),
+    Stream("twohand_endgame", (0x2BE6,), "two-hand endgame study: exact against heuristic play"),
+    Stream("twohand_game", (0x2B1D,), "two-hand games: the deals of game g", per="game"),
+    Stream("twohand_exchange", (0x2BE7,), "two-hand study of the trump Seven exchange"),
+    Stream("twohand_growth", (0x2B67,), "two-hand report: meld growth in the talon phase"),
     Stream("scale_test", (9,), "tests of the chunk runner (tests/scale_jobs.py)"),
     Stream("bench_bid", (9, 9), "benchmarks/bench_bid.py"),
 )

@@ -57,3 +57,5 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
                f"({a['seconds']} s, binokel-sim {a['version']}); value ± standard error")
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 40):
         click.echo(wide(df).to_string(index=False))
+    for name, figures in a.get("not_applicable", {}).items():
+        click.echo(f"# {name}: not applicable: {'; '.join(figures)}")

@@ -302,6 +302,7 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     threads and progress bar (local only: a checkpoint or scheduler is refused).
     """
     rules = as_rules(rules)
+    rules.require_auction("bid evaluation")
     st = (settings or EvalSettings(policy=policy)).check()
     if settings is not None and policy != st.policy:
         st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)})

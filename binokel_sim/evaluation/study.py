@@ -110,6 +110,7 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
     in ``scale`` is refused.
     """
     rules = as_rules(rules)
+    rules.require_auction("study deals (Tapp, bids)")
     st = (settings or EvalSettings(policy=policy)).check()
     if dd is None:
         job = Job("study-deals", study_job_chunk, n=deals, seed=seed, rules=rules, chunk_size=chunk_size,

@@ -18,12 +18,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from binokel_sim.game.results import GameResults
 from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
 from binokel_sim.rules import Rules, as_rules
@@ -31,14 +31,6 @@ from binokel_sim.runner import Chunk, Job, Scale
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
 GAMES_PER_CHUNK = 2
-
-
-@dataclass
-class GameResults:
-    games: pd.DataFrame
-    deals: pd.DataFrame
-    summary: pd.DataFrame
-    provenance: dict[str, Any]
 
 
 def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
@@ -73,12 +65,16 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
 
     from binokel_sim import __version__
 
+    if rules.layout.kind == "talon":  # two-hand Binokel: no auction, a talon phase
+        from binokel_sim.twohand.runs import simulate_twohand_games
+
+        return simulate_twohand_games(rules, games, seed, scale=scale, max_deals=max_deals)
     job = games_job(rules, games, seed, max_deals)
     t0 = time.perf_counter()
     parts = job.run(scale or Scale(), desc="games")
     game_rows = [r for g, _ in parts for r in g]
     deal_rows = [r for _, d in parts for r in d]
-    n = rules.n_seats
+    n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
         f"final_p{p}" for p in range(n)]
     dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "claimed_by"] + [
@@ -103,7 +99,7 @@ def _mean_row(figure: str, x: np.ndarray) -> dict[str, Any]:
 
 def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
     """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n)."""
-    n = rules.n_seats
+    n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     finished = games[games["winner"] >= 0]
     rows = [_mean_row("deals per game", games["deals"].to_numpy())]
     rows.append(_mean_row("unfinished games", (games["winner"] < 0).to_numpy()))
@@ -118,7 +114,8 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.Data
     for s in range(n):
         player = (s + deals["deal"].to_numpy()) % n
         sc = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), player] if len(deals) else []
-        rows.append(_mean_row(f"mean score per deal, seat {s}", np.asarray(sc)))
+        out = " (the dealer, sitting out)" if s >= rules.n_seats else ""
+        rows.append(_mean_row(f"mean score per deal, seat {s}{out}", np.asarray(sc)))
         rows.append(_mean_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
     sol_score = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), deals["soloist"].to_numpy()] \
         if len(deals) else np.array([])

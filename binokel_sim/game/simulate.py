@@ -11,11 +11,15 @@ One deal:
    bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
 4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game.cardplay.play_line`), so
    every seat's own tricks are known; Durch/Bettel are decided by the solver's queries.
-5. **Scoring** -- :func:`binokel_sim.scoring.score_deal`, used as it is (rounding, surrender
-   credit, specials; at Kreuzbinokel it gives both partners their team's score).
+5. **Scoring** -- :func:`binokel_sim.scoring.table_scores` (``score_deal``, plus the bonus of a
+   dealer who sits out), used as it is (rounding, surrender credit, specials; at
+   Kreuzbinokel it gives both partners their team's score).
 
 Seats rotate: in deal ``j`` player ``p`` sits at seat ``(p - j) mod n`` (player 0 is
-forehand in the first deal). The game ends when a player (a team at Kreuzbinokel)
+forehand in the first deal). Where the dealer sits out (``layout.dealer_sits_out``) the
+table has ``n + 1`` players and the modulus is ``n + 1``: the dealer of deal ``j`` is player
+``(j + n) mod (n + 1)``, the previous forehand, and scores ``scoring.dealer_bonus``.
+The game ends when a player (a team at Kreuzbinokel)
 reaches ``game.target``: the soloist first, else the higher score, else a deciding
 deal. With ``game.aus`` a player who passes the target during the play claims the
 game at once (the soloist only once its running total also covers the bid).
@@ -48,7 +52,7 @@ from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, score_deal, seat_totals, surrender_choice
+from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, seat_totals, surrender_choice, table_scores
 from binokel_sim.play.solver import Position, Solver
 
 #: A game still open after this many deals is recorded as unfinished (winner -1).
@@ -195,14 +199,14 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
         own = expected_play_score(best.value, bid, rules)
         if surrender_choice(np.array([[own]], dtype=np.float64), np.array([bid]), rules)[0, 0]:
             deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
-            return _Outcome(sol, bid, SURRENDER, trump, False, score_deal(rules, deal), [])
+            return _Outcome(sol, bid, SURRENDER, trump, False, table_scores(rules, deal), [])
         bonus = tuple(melds[s] if s in side and rules.scoring.melds_need_trick else 0 for s in range(n))
         pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
                        rules.play.last_trick, bonus, ())
         line = play_line(pos, solver)
         deal = PlayedDeal(sol, bid, TRUMP, list(line.seat_points), list(line.seat_tricks), melds,
                           best.discard_points)
-        scores = score_deal(rules, deal)
+        scores = table_scores(rules, deal)
         running = _running_totals(rules, line, melds, sol, best.discard_points)
         total = int(sum(seat_totals(rules, deal)[s] for s in side))
         took = any(line.seat_tricks[s] > 0 for s in side)
@@ -213,7 +217,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     made = solver.durch(pos) if best.contract == DURCH else solver.bettel(pos)
     deal = PlayedDeal(sol, bid, best.contract, zeros, zeros, zeros, best.discard_points,
                       from_hand=best.contract == DURCH and not rules.durch.uses_tapp, special_made=made)
-    return _Outcome(sol, bid, best.contract, -1, bool(made), score_deal(rules, deal), [])
+    return _Outcome(sol, bid, best.contract, -1, bool(made), table_scores(rules, deal), [])
 
 
 def _running_totals(rules: Rules, line, melds: list[int], sol: int, discard_points: int) -> list[tuple[int, np.ndarray]]:
@@ -264,12 +268,13 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
                   max_deals: int = MAX_DEALS) -> GameRecord:
     """Play game number ``game`` of ``seed`` to its end (or ``max_deals``)."""
     solver = solver or Solver()
-    n = rules.n_seats
+    n = rules.layout.table_players
     dealer = Dealer(rules, seed, stream=streams.stream("game", game))
     totals = np.zeros(n, dtype=np.int64)
     rec = GameRecord(game=game, deals=0, winner=-1, totals=[0] * n)
     for j in range(max_deals):
         row = dealer.deal(1, start=j)[0]
+        # Seat n - 1 of the scores is the dealer who sits out, where one does.
         seat_player = [(s + j) % n for s in range(n)]
         o = play_deal(rules, row, solver)
         claimed = _claim(rules, o, seat_player, totals)

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from binokel_sim.cards import CARD_TEXT, SUITS, Hand, card_type
 from binokel_sim.rules import MELD_RANKS, Rules
 
@@ -77,19 +79,56 @@ def _kinds(hand: Hand, rules: Rules) -> list[Meld]:
     return out
 
 
+def _explain_twohand(hand: Hand, trump: int, rules: Rules) -> list[Meld]:
+    """The two-hand table's melds (docs/rules.md §10), declared at once, plus the Diss."""
+    from binokel_sim.twohand.melds import declared_melds, meld_table
+
+    cards = [c for c in range(len(hand.counts)) for _ in range(int(hand.counts[c]))]
+    out = []
+    for combo, pts in declared_melds(cards, max(trump, 0), meld_table(rules)):
+        words = combo.name.split()
+        suit = words.pop() if len(words[-1]) == 1 and words[-1] in SUITS else None
+        if words[0] in ("four", "eight"):
+            words[1] = _PLURAL[words[1]]
+        out.append(Meld(" ".join(words), suit, tuple(CARD_TEXT[t] for t, k in combo.need for _ in range(k)), pts))
+    return out + _dissle(hand, trump, rules)
+
+
+def _dissle(hand: Hand, trump: int, rules: Rules) -> list[Meld]:
+    sevens = _count(hand, trump, "7") if trump >= 0 and rules.melds.dissle else 0
+    return [Meld("Dissle", SUITS[trump], _cards(trump, ("7",), sevens), rules.melds.dissle * sevens)] if sevens else []
+
+
+def trump_totals(hand: Hand, rules: Rules) -> np.ndarray:
+    """Meld total of ``hand`` under each trump E, G, H, S (int64[4]), for every layout kind.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> trump_totals(Hand.parse("GK GO EO HO SO SU"), load_rules("two-hand")).tolist()
+    [160, 180, 160, 160]
+    """
+    if rules.layout.kind == "talon":
+        return np.array([explain_total(hand, t, rules) for t in range(4)], dtype=np.int64)
+    from binokel_sim.melds.scorer import totals_by_trump
+
+    totals = np.empty(4, dtype=np.int64)
+    totals_by_trump(hand.counts, rules.meld_array(), totals)
+    return totals
+
+
 def explain(hand: Hand, trump: int, rules: Rules) -> list[Meld]:
-    """Every meld of ``hand`` with ``trump`` (suit index, or -1 for none), in declaration order."""
+    """Every meld of ``hand`` with ``trump`` (suit index, or -1 for none), in declaration order.
+
+    A talon layout (two-hand) scores its own table, cards declared all at once.
+    """
+    if rules.layout.kind == "talon":
+        return _explain_twohand(hand, trump, rules)
     m = rules.melds
     melds = _sequences(hand, trump, rules) + _kinds(hand, rules)
     b = min(_count(hand, 1, "O"), _count(hand, 3, "U"))
     if b:
         melds.append(Meld("double binokel" if b == 2 else "binokel", None, ("GO", "SU") * b,
                           m.double_binokel if b == 2 else m.binokel))
-    if trump >= 0 and m.dissle:
-        sevens = _count(hand, trump, "7")
-        if sevens:
-            melds.append(Meld("Dissle", SUITS[trump], _cards(trump, ("7",), sevens), m.dissle * sevens))
-    return melds
+    return melds + _dissle(hand, trump, rules)
 
 
 def explain_total(hand: Hand, trump: int, rules: Rules) -> int:

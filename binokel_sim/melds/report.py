@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from binokel_sim.cards import SUITS, Hand, parse_suit
-from binokel_sim.melds.explain import explain
-from binokel_sim.melds.scorer import totals_by_trump
+from binokel_sim.melds.explain import explain, trump_totals
 from binokel_sim.rules import Rules, as_rules
 
 
@@ -28,8 +27,7 @@ def meld_report(hand: Hand, trump_text: str, rules: Rules) -> dict[str, Any]:
 
     With ``best``, also ``best_trump`` and ``totals_by_trump``.
     """
-    totals = np.empty(4, dtype=np.int64)
-    totals_by_trump(hand.counts, rules.meld_array(), totals)
+    totals = trump_totals(hand, rules)
     best = trump_text.strip().lower() == "best"
     trump = int(np.argmax(totals)) if best else parse_suit(trump_text)
     found = explain(hand, trump, rules)

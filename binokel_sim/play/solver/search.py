@@ -107,7 +107,9 @@ def state_key(h1, h2, cfg, leader, won):
     """Four key words of a trick-start state."""
     k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
     k1 = h1[1] | (h2[1] << 24) | ((leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48)
-    k2 = h1[2] | (h2[2] << 24)
+    k2 = np.int64(0)
+    if cfg[C_SEATS] >= 3:  # two-hand Binokel: seats 0 and 1 only
+        k2 = h1[2] | (h2[2] << 24)
     k3 = np.int64(0)
     if cfg[C_SEATS] == 4:
         k3 = h1[3] | (h2[3] << 24)

@@ -1,0 +1,129 @@
+"""The report of a talon layout (two-hand Binokel, docs/rules.md §10), in the sections of
+:mod:`binokel_sim.analyses.report`:
+
+* **meld odds** -- Monte Carlo beside exact, for the dealt 12 and the holding when the
+  talon runs out (:mod:`binokel_sim.twohand.odds`);
+* **meld growth** -- meld points declared by the end of each talon-phase trick, heuristic
+  play on ``10 x study_deals`` deals;
+* **endgame** -- the exact endgame against the heuristic's (:mod:`binokel_sim.twohand.endgame`),
+  ``study_deals`` deals;
+* **games** -- whole games to the target (:mod:`binokel_sim.twohand.runs`), ``study_deals // 3``
+  games (at least 10), and the trump Seven exchange paired over ``study_deals`` deals;
+* **provenance**.
+
+>>> games_for(60), games_for(4000)
+(20, 1333)
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim import streams
+from binokel_sim.rules import Rules
+from binokel_sim.runner import Scale
+
+#: Stream id of the meld-growth deals.
+GROWTH_STREAM = streams.stream("twohand_growth")
+
+
+def games_for(study_deals: int) -> int:
+    """Whole games the report plays for a budget's study deals."""
+    return max(10, study_deals // 3)
+
+
+def _odds_section(rules: Rules, b, seed: int):
+    from binokel_sim.analyses import charts
+    from binokel_sim.analyses.report_model import Section
+    from binokel_sim.analyses.meld_odds_twohand import meld_odds_twohand
+
+    df = meld_odds_twohand(rules, b.meld_deals, seed, exact=b.exact)
+    s = Section("meld-odds", "Meld odds: Monte Carlo beside exact")
+    s.text.append(f"{b.meld_deals:,} deals. Trump is the turned card's suit. Scopes: `dealt` (a player's 12 "
+                  "cards, both seats, n counts hands); `talon-out-no-turned` (12 dealt + 12 drawn, the player "
+                  "who draws first every time); `talon-out-with-turned` (12 dealt, 11 drawn and the turned card). "
+                  "Drawing model: a player keeps everything he draws. SEs are cluster-robust over deals.")
+    zs = df["z"].dropna()
+    if len(zs):
+        s.text.append(f"Largest |z| over {len(zs)} rows: {zs.abs().max():.2f}.")
+    s.tables.append(("Meld events", df))
+    dealt = df[df["scope"] == "dealt"]
+    long = pd.concat([pd.DataFrame({"event": dealt["event"], "series": "Monte Carlo", "p": dealt["value"],
+                                    "se": dealt["stderr"]}),
+                      pd.DataFrame({"event": dealt["event"], "series": "exact", "p": dealt["exact"], "se": 0.0})])
+    s.figures.append(("meld_odds", charts.grouped_bars(long, "event", "series", "p", "se",
+                                                       "Two-hand meld odds of the dealt 12", "probability"),
+                      "Meld odds of the dealt 12, Monte Carlo (95% whiskers) and exact"))
+    return s
+
+
+def growth_frame(rules: Rules, deals: int, seed: int) -> pd.DataFrame:
+    """Per talon-phase trick 1..12 and seat: mean meld points declared so far, SE, n."""
+    from binokel_sim.dealing.dealer import Dealer
+    from binokel_sim.twohand.play import play_deal
+
+    rows = Dealer(rules, seed, stream=GROWTH_STREAM).deal(deals)
+    m = np.array([play_deal(rules, r, endgame="none").meld_by_trick for r in rows], dtype=np.float64)
+    out = []
+    for k in range(m.shape[1]):
+        for s, who in ((0, "forehand"), (1, "dealer")):
+            x = m[:, k, s]
+            out.append({"trick": k + 1, "seat": who, "melds": x.mean(), "se": x.std(ddof=1) / np.sqrt(len(x)),
+                        "n": len(x)})
+    return pd.DataFrame(out)
+
+
+def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = None, command: str = ""):
+    """The :class:`binokel_sim.analyses.report.Report` of a talon layout (see the module docstring)."""
+    from binokel_sim import __version__
+    from binokel_sim.analyses import charts
+    from binokel_sim.analyses.report_model import Report, Section
+    from binokel_sim.twohand.endgame import endgame_study, endgame_summary
+    from binokel_sim.twohand.games import exchange_value
+    from binokel_sim.twohand.runs import simulate_twohand_games
+
+    scale = scale or Scale()
+    t0 = time.perf_counter()
+    sections = [_odds_section(rules, b, seed)]
+    g = growth_frame(rules, 10 * b.study_deals, seed)
+    s = Section("meld-growth", "The talon phase's meld growth")
+    s.text.append(f"{10 * b.study_deals} deals played by the heuristic (docs/rules.md §10): meld points each seat "
+                  "has declared by the end of each of the 12 talon-phase tricks (Diss of an exchanged Seven included).")
+    s.tables.append(("Meld points declared by trick", g))
+    s.figures.append(("meld_growth", charts.grouped_bars(g.rename(columns={"melds": "p"}), "trick", "seat", "p", "se",
+                                                         "Meld points declared by the end of each trick", "points"),
+                      "Meld growth in the talon phase (95% whiskers)"))
+    sections.append(s)
+    eg = endgame_study(rules, b.study_deals, seed)
+    s = Section("endgame", "Endgame: exact against heuristic")
+    s.text.append(f"{b.study_deals} endgames (talon exhausted, 12 tricks, both hands known). Mean exact value for "
+                  f"seat 0: {eg['exact'].mean():.1f} card points. Loss = points the heuristic's endgame rules give "
+                  "away against an opponent who plays exactly.")
+    s.tables.append(("Heuristic endgame against exact play (points per endgame)", endgame_summary(eg)))
+    sections.append(s)
+    games = games_for(b.study_deals)
+    res = simulate_twohand_games(rules, games, seed, scale=scale)
+    s = Section("games", "Whole games")
+    s.text.append(f"{games} games to {rules.game.target} (claim rule {'on' if rules.game.aus else 'off'}); "
+                  "heuristic talon phase, exact endgame. Player 0 is forehand in the first deal; the deal alternates.")
+    s.tables.append(("Game-level figures", res.summary))
+    ex = exchange_value(rules, b.study_deals, seed)
+    s.text.append(f"The trump Seven exchange, paired over {ex['deals']} further deals (each deal with an exchange "
+                  "played again with the exchange forbidden, same cards and play rules): the exchanger's net gain "
+                  f"(own minus opponent's deal score) {ex['gain']:.1f} ± {ex['se']:.1f} points (n = {ex['n']}; "
+                  f"an exchange in {ex['exchange_rate']:.0%} of deals).")
+    sections.append(s)
+    prov = {"binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
+            "budget": b.name, "meld-odds deals": b.meld_deals, "endgame deals": b.study_deals,
+            "meld-growth deals": 10 * b.study_deals, "games": games, "talon play": "heuristic",
+            "endgame play": "exact double-dummy", "run time (s)": round(time.perf_counter() - t0, 1),
+            "python": platform.python_version(), "run on": scale.describe(), "command": command}
+    p = Section("provenance", "Provenance")
+    p.text.append("Same seed, rules and budget give the same numbers, whatever the worker count.")
+    p.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "value": [str(v) for v in prov.values()]})))
+    sections.append(p)
+    return Report(rules, b, seed, sections, prov)
