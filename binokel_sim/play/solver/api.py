@@ -23,8 +23,9 @@ import numpy as np
 
 from binokel_sim.cards import format_card
 from binokel_sim.play.legal import legal_in_trick, mask_cards
-from binokel_sim.play.solver.driver import load_hands, make_cfg, move_values, reaches, value
-from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, STATS_SIZE
+from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
+from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid
+from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
 from binokel_sim.play.solver.position import Position
 
@@ -35,7 +36,10 @@ class Solver:
     """Double-dummy queries that share one transposition table.
 
     Reuse one Solver for several queries on the same deal (thresholds, trumps,
-    card values): every stored bound stays valid. ``nodes`` counts the search
+    card values): every stored bound stays valid. A position holding a card the
+    deal so far did not (another deal) starts a new table generation, and every
+    query starts with fresh move-ordering counters, so a query's node count depends
+    only on its deal's earlier queries. ``nodes`` counts the search
     nodes of the last query. Not thread-safe; use one Solver per thread.
     ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
     for the longest deal seen so far (:func:`.table.bits_for`: 40 MiB up to 12
@@ -49,10 +53,12 @@ class Solver:
         self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
         self._fixed: tuple | None = None
+        self._deal: np.ndarray | None = None
         self.nodes = 0
 
     def reset(self) -> None:
         """Forget every stored bound (O(1): a new table generation), e.g. before timing a fresh deal."""
+        self._deal = None
         self._gen += 1
         if self._gen > MAX_GEN:
             clear(self.tt)
@@ -66,31 +72,44 @@ class Solver:
             self._gen = 1
             self._fixed = None
 
-    def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...]):
+    def _same_deal(self, pos: Position) -> None:
+        # Positions later in one deal hold a subset of its cards; any other card means another deal,
+        # whose node counts must not depend on this one's entries.
+        cards = np.sum(pos.hands, axis=0) + np.bincount(np.asarray(pos.trick, dtype=np.int64), minlength=24)
+        if self._deal is not None and not (cards <= self._deal).all():
+            self.reset()
+        if self._deal is None:
+            self._deal = cards
+
+    def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...],
+               limit: int = 0):
         self._fit_table(pos.tricks_left)
+        self._same_deal(pos)
         # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
         fixed = (bonus, pos.last_trick)
         if self._fixed is not None and fixed != self._fixed:
             self.reset()
+            self._deal = None
+            self._same_deal(pos)
         self._fixed = fixed
         h1 = np.zeros(pos.seats, dtype=np.int64)
         h2 = np.zeros(pos.seats, dtype=np.int64)
         load_hands(pos.counts(), h1, h2)
         b = np.array(bonus, dtype=np.int64)
         cfg = make_cfg(np.int64(pos.seats), np.int64(trump), np.int64(max_mask), np.int64(credit), np.int64(mode),
-                       np.int64(pos.last_trick), np.int64(self._gen), b)
+                       np.int64(pos.last_trick), np.int64(self._gen), b, np.int64(limit))
         led, win, wseat, tpts = pos.trick_state()
         won = sum(1 << s for s in pos.won)
-        self._stats[0] = 0
+        fresh_stats(self._stats)
         args = (h1, h2, cfg, b, self.tt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
                 np.int64(led), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
                 np.int64(pos.tricks_left))
         return args
 
-    def _points_args(self, pos: Position):
+    def _points_args(self, pos: Position, limit: int = 0):
         bonus = tuple(b if s in pos.side else 0 for s, b in enumerate(pos.bonus or (0,) * pos.seats))
         return self._setup(pos, trump=pos.trump_index, max_mask=pos.side_mask, credit=pos.side_mask,
-                           mode=MODE_POINTS, bonus=bonus)
+                           mode=MODE_POINTS, bonus=bonus, limit=limit)
 
     def _done(self, result):
         self.nodes = int(self._stats[0])
@@ -111,6 +130,66 @@ class Solver:
                                mode=MODE_TRICKS, bonus=(0,) * pos.seats)
             return self._done(bool(reaches(*args, np.int64(1))))
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
+
+    def _run(self, args) -> Run:
+        h1, h2, cfg, b, tt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
+        return Run(lambda t: test(*args, np.int64(t)), lambda: bool(self._stats[S_ABORT]), 0,
+                   int(root_bound(h1, h2, cfg, b, tpts, won, tleft)))
+
+    def _result(self, run: Run, clock: Deadline, reached: bool | None = None) -> Result:
+        self.nodes = int(self._stats[S_NODES])
+        return Result(run.lo, run.hi, self.nodes, clock.seconds, reached)
+
+    def exact(self, pos: Position) -> Result:
+        """The exact value as a :class:`Result` (``lo == hi``)."""
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            v = self.max_points(pos)
+        return Result(v, v, self.nodes, clock.seconds)
+
+    def at_least(self, pos: Position, target: int, need_trick: bool = False) -> Result:
+        """One threshold test (:meth:`reaches`), with the interval its fail-soft result proves."""
+        check_query("at_least", target=target)
+        if need_trick and target < 1:
+            with Deadline(self._stats, S_ABORT, None) as clock:
+                ok = self.reaches(pos, target, need_trick=True)
+            # Points come only from tricks: a side that cannot win one scores exactly 0.
+            hi = int(root_bound(*self._points_args(pos)[:4], np.int64(pos.trick_state()[3]),
+                                np.int64(sum(1 << s for s in pos.won)), np.int64(pos.tricks_left)))
+            return Result(0, hi if ok else 0, self.nodes, clock.seconds, ok)
+        run = self._run(self._points_args(pos))
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run.ask(target)
+        return self._result(run, clock, run.lo >= target)
+
+    def grid(self, pos: Position, step: int = 10, lo: int | None = None, hi: int | None = None) -> Result:
+        """The interval of the grid ``lo + k*step`` holding the value (narrower where the tests
+        proved more); grid points above ``hi`` are not tested. Default ``lo`` 0, ``hi`` all points."""
+        check_query("grid", step=step, lo=lo, hi=hi)
+        run = self._run(self._points_args(pos))
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run_grid(run, step, 0 if lo is None else lo, run.hi if hi is None else hi)
+        return self._result(run, clock)
+
+    def bounds(self, pos: Position, budget_nodes: int | None = None, budget_seconds: float | None = None) -> Result:
+        """Anytime interval: the tightest proven within the node and/or time budget; exact when
+        the budget suffices (and without one). Nodes are counted over the whole query."""
+        check_query("bounds", budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+        run = self._run(self._points_args(pos, limit=budget_nodes or 0))
+        with Deadline(self._stats, S_ABORT, budget_seconds) as clock:
+            run_bounds(run)
+        return self._result(run, clock)
+
+    def query(self, pos: Position, query: str, **fields) -> Result:
+        """Dispatch by name: ``"exact"``, ``"at_least"`` (``target``, ``need_trick``),
+        ``"grid"`` (``step``, ``lo``, ``hi``), ``"bounds"`` (``budget_nodes``, ``budget_seconds``)."""
+        check_query(query, **{k: v for k, v in fields.items() if k != "need_trick"})
+        if query == "exact":
+            return self.exact(pos)
+        if query == "at_least":
+            return self.at_least(pos, fields["target"], bool(fields.get("need_trick")))
+        if query == "grid":
+            return self.grid(pos, fields.get("step") or 10, fields.get("lo"), fields.get("hi"))
+        return self.bounds(pos, fields.get("budget_nodes"), fields.get("budget_seconds"))
 
     def card_values(self, pos: Position) -> dict[int, int]:
         """Exact value for the side after each legal card of the player to move (card type -> points)."""

@@ -19,9 +19,9 @@ from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
 
-# cfg slots
-C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS = range(8)
-CFG_SIZE = 8
+# cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``.
+C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT = range(9)
+CFG_SIZE = 9
 MODE_POINTS, MODE_TRICKS = 0, 1
 #: Most cards a search can play (4 seats x 12 cards).
 MAX_PLY = 64
@@ -29,9 +29,12 @@ MAX_PLY = 64
 MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
 #: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
 #: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
-#: history score of a move.
-S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV = range(9)
-HIST = 9
+#: history score of a move. ``stats[S_ABORT]`` != 0 stops the search: set by the kernel when
+#: ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time budget; the kernels
+#: release the GIL). An aborted search returns a meaningless value and stores nothing, so every
+#: table entry stays a proven fact.
+S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT = range(10)
+HIST = 10
 #: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
 KILLER = HIST + 4 * 24
 #: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
@@ -237,6 +240,10 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
     stats[S_NODES] += 1
     stats[DEPTH + tleft] += 1
+    if cfg[C_LIMIT] > 0 and stats[S_NODES] > cfg[C_LIMIT]:
+        stats[S_ABORT] = 1
+    if stats[S_ABORT]:
+        return 0
     # Typed constants: literal ints in the recursive call would compile a second specialisation.
     zero = np.int64(0)
     none = np.int64(-1)
@@ -348,6 +355,8 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             h2[p] |= bit
         else:
             h1[p] |= bit
+        if stats[S_ABORT]:
+            return 0
         mv[ply, MV_VALUE + c] = v
         done |= bit
         if is_max:

@@ -1,0 +1,186 @@
+"""Queries that ask the solver only what the answer needs: threshold, grid and anytime interval.
+
+Each query is a sequence of zero-window tests "value >= t?" (:func:`.driver.test`) on one
+table, and returns a :class:`Result`: the proven interval ``lo <= value <= hi`` (exact
+when ``lo == hi``) and its cost. A test's fail-soft result narrows the interval beyond
+its target, so every answer is at least as narrow as the question asked.
+
+* ``exact``: the value (the driver's tests from above, :func:`.driver.value`).
+* ``at_least(T)``: one test. Far from the value it costs 1-4 % of the exact value.
+* ``grid(step, lo, hi)``: the grid interval ``[lo + k*step, lo + (k+1)*step)`` holding the
+  value, grid points above ``hi`` left untested: tests from above at grid points, one
+  succeeds. Bids and melds are multiples of 10, so a grid of 10 decides every bid.
+* ``bounds(budget)``: an anytime interval. Tests from above with a coarse step first
+  (each failure lowers ``hi``, one success per step fixes ``lo``), then finer steps, the
+  last one the exact driver itself. A budget (nodes and/or seconds) aborts the running
+  test; the interval proven so far is returned. Enough budget gives the exact value.
+
+>>> from binokel_sim.play.solver import Position, Solver
+>>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+>>> s = Solver()
+>>> r = s.grid(pos, step=10)
+>>> (r.lo, r.hi, r.exact), s.at_least(pos, 30).reached
+((34, 34, True), True)
+>>> parse_budget("5s"), parse_budget("200000n")
+((None, 5.0), (200000, None))
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from binokel_sim.errors import InputError
+
+#: Steps of the anytime ``bounds`` driver: a coarse interval first, then finer ones; 1 is exact.
+BOUNDS_STEPS = (30, 10, 1)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Proven interval ``lo <= value <= hi`` of a query, its node count and seconds.
+
+    ``reached``: for ``at_least``, whether the target (and trick) is reached; ``None`` if
+    the query was cut off first (and for the other queries).
+    """
+
+    lo: int
+    hi: int
+    nodes: int
+    seconds: float
+    reached: bool | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    def as_dict(self) -> dict:
+        out = {"lo": self.lo, "hi": self.hi, "exact": self.exact, "nodes": self.nodes,
+               "seconds": round(self.seconds, 6)}
+        if self.reached is not None:
+            out["reached"] = self.reached
+        return out
+
+
+def _int(name: str, v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{name}: expected an integer, got {v!r}")
+    return v
+
+
+def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nodes=None, budget_seconds=None) -> None:
+    """Validate a query's fields once; raises :class:`InputError` naming the field.
+
+    >>> check_query("grid", step=0)
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: step: must be positive, got 0
+    """
+    if query not in QUERIES:
+        raise InputError(f"query: unknown query {query!r} (choose {', '.join(QUERIES)})")
+    if query == "at_least":
+        if target is None:
+            raise InputError("target: the at_least query needs a target")
+        _int("target", target)
+    if step is not None and _int("step", step) <= 0:
+        raise InputError(f"step: must be positive, got {step}")
+    if lo is not None and hi is not None and _int("lo", lo) > _int("hi", hi):
+        raise InputError(f"lo: {lo} is above hi {hi}")
+    for name, v in (("lo", lo), ("hi", hi)):
+        if v is not None:
+            _int(name, v)
+    if budget_nodes is not None and _int("budget_nodes", budget_nodes) <= 0:
+        raise InputError(f"budget_nodes: must be positive, got {budget_nodes}")
+    if budget_seconds is not None:
+        if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
+            raise InputError(f"budget_seconds: expected a number, got {budget_seconds!r}")
+        if not budget_seconds > 0:
+            raise InputError(f"budget_seconds: must be positive, got {budget_seconds}")
+
+
+QUERIES = ("exact", "at_least", "grid", "bounds")
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``"5s"`` -> 5 seconds, ``"200000n"`` -> 200000 nodes (``"2.5s"``, ``"3e6n"`` too)."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([sn])\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise InputError(f"budget: expected seconds like 5s or nodes like 200000n, got {text!r}")
+    x = float(m.group(1))
+    if x <= 0:
+        raise InputError(f"budget: must be positive, got {text!r}")
+    if m.group(2).lower() == "s":
+        return None, x
+    if x != int(x):
+        raise InputError(f"budget: a node count must be whole, got {text!r}")
+    return int(x), None
+
+
+class Run:
+    """One query's tests on a prepared search (``test(t) -> g`` or ``None`` once aborted)."""
+
+    def __init__(self, test, aborted, lo: int, hi: int):
+        self.test = test
+        self.aborted = aborted
+        self.lo = lo
+        self.hi = hi
+
+    def ask(self, t: int) -> bool | None:
+        """Test "value >= t", narrow [lo, hi]; None if the budget ran out first."""
+        g = int(self.test(t))
+        if self.aborted():
+            return None
+        if g >= t:
+            self.lo = max(self.lo, g)
+            return True
+        self.hi = min(self.hi, g)
+        return False
+
+
+def run_grid(run: Run, step: int, lo: int, hi: int) -> None:
+    """Tests from above at grid points ``lo + k*step <= hi`` until one succeeds (or none is left)."""
+    top = min(run.hi, hi)
+    while top >= lo:
+        t = lo + (top - lo) // step * step
+        if t <= run.lo:
+            return
+        ok = run.ask(t)
+        if ok is None or ok:
+            return
+        top = run.hi
+
+
+def run_bounds(run: Run) -> None:
+    """The anytime driver (see the module docstring); the last step is the exact driver."""
+    for step in BOUNDS_STEPS:
+        while run.hi - run.lo >= step:
+            ok = run.ask(max(run.lo + 1, run.hi - step + 1))
+            if ok is None:
+                return
+            if ok and step > 1:
+                break
+
+
+class Deadline:
+    """Sets ``stats[flag]`` after ``seconds`` from another thread (the kernels release the GIL)."""
+
+    def __init__(self, stats, flag: int, seconds: float | None):
+        self.timer = None
+        if seconds is not None:
+            self.timer = threading.Timer(seconds, stats.__setitem__, (flag, 1))
+            self.timer.daemon = True
+
+    def __enter__(self):
+        if self.timer is not None:
+            self.timer.start()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer.join()
+        self.seconds = time.perf_counter() - self.t0
+        return False
