@@ -230,23 +230,36 @@ def without_trump(pos: Position) -> Position:
 
 
 def solve(pos: Position, *, target: int | None = None, cards: bool = False, durch: bool = False,
-          bettel: bool = False, need_trick: bool = False, solver: Solver | None = None) -> dict[str, Any]:
+          bettel: bool = False, need_trick: bool = False, solver: Solver | None = None, query: str | None = None,
+          step: int | None = None, lo: int | None = None, hi: int | None = None, budget_nodes: int | None = None,
+          budget_seconds: float | None = None) -> dict[str, Any]:
     """Run the CLI's queries on one position; returns the JSON-ready result.
 
-    Keys: ``solo_points``, ``nodes`` (all queries), ``seconds``; plus ``reaches_target``
-    with ``target``, ``card_values`` (card text -> points) with ``cards``, ``durch``
-    / ``bettel`` with those flags. With ``durch`` or ``bettel`` the position is
-    played without trumps and ``solo_points`` is the soloist's side's points then.
+    Keys: ``lo``, ``hi``, ``exact`` (the proven interval of the soloist's side's points),
+    ``nodes`` (all queries), ``seconds``; ``solo_points`` when the value is known. ``query``
+    (default ``"exact"``) picks what is asked: ``"exact"`` (then ``target`` adds
+    ``reaches_target`` as a second query), ``"at_least"`` (``target``, ``need_trick``; gives
+    ``reaches_target``), ``"grid"`` (``step``, ``lo``, ``hi``) or ``"bounds"``
+    (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
+    ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
+    position is played without trumps and the points are the soloist's side's points then.
     """
     s = solver or Solver()
     if durch or bettel:
         pos = without_trump(pos)
+    query = query or "exact"
+    fields = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    check_query(query, **fields)
     t0 = time.perf_counter()
-    nodes = 0
     out: dict[str, Any] = {}
-    out["solo_points"] = s.max_points(pos)
-    nodes += s.nodes
-    if target is not None:
+    r = s.query(pos, query, need_trick=need_trick, **fields)
+    nodes = r.nodes
+    if r.exact:
+        out["solo_points"] = r.lo
+    out.update(lo=r.lo, hi=r.hi, exact=r.exact)
+    if query == "at_least":
+        out["reaches_target"] = r.reached
+    elif target is not None:
         out["reaches_target"] = s.reaches(pos, int(target), need_trick)
         nodes += s.nodes
     if cards:
@@ -260,5 +273,5 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
         nodes += s.nodes
     out["nodes"] = nodes
     out["seconds"] = round(time.perf_counter() - t0, 6)
-    return {k: out[k] for k in ("solo_points", "nodes", "seconds", "reaches_target", "card_values", "durch", "bettel")
-            if k in out}
+    return {k: out[k] for k in ("solo_points", "lo", "hi", "exact", "nodes", "seconds", "reaches_target",
+                                "card_values", "durch", "bettel") if k in out}

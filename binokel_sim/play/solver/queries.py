@@ -80,9 +80,13 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
     """
     if query not in QUERIES:
         raise InputError(f"query: unknown query {query!r} (choose {', '.join(QUERIES)})")
-    if query == "at_least":
-        if target is None:
-            raise InputError("target: the at_least query needs a target")
+    given = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    for name, v in given.items():
+        if v is not None and name not in FIELDS[query]:
+            raise InputError(f"{name}: not a field of the {query} query (it takes {', '.join(FIELDS[query])})")
+    if query == "at_least" and target is None:
+        raise InputError("target: the at_least query needs a target")
+    if target is not None:
         _int("target", target)
     if step is not None and _int("step", step) <= 0:
         raise InputError(f"step: must be positive, got {step}")
@@ -101,6 +105,9 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
 
 
 QUERIES = ("exact", "at_least", "grid", "bounds")
+#: The fields each query takes (``target`` with ``exact``: a second, threshold query).
+FIELDS = {"exact": ("target",), "at_least": ("target",), "grid": ("step", "lo", "hi"),
+          "bounds": ("budget_nodes", "budget_seconds")}
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
