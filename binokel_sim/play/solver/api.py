@@ -131,10 +131,10 @@ class Solver:
             return self._done(bool(reaches(*args, np.int64(1))))
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
 
-    def _run(self, args) -> Run:
+    def _run(self, args, limit: int = 0, until: float | None = None) -> Run:
         h1, h2, cfg, b, tt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
-        return Run(lambda t: test(*args, np.int64(t)), lambda: bool(self._stats[S_ABORT]), 0,
-                   int(root_bound(h1, h2, cfg, b, tpts, won, tleft)))
+        return Run(lambda t: test(*args, np.int64(t)), cfg, stats, 0, int(root_bound(h1, h2, cfg, b, tpts, won, tleft)),
+                   limit, until)
 
     def _result(self, run: Run, clock: Deadline, reached: bool | None = None) -> Result:
         self.nodes = int(self._stats[S_NODES])
@@ -174,9 +174,13 @@ class Solver:
         """Anytime interval: the tightest proven within the node and/or time budget; exact when
         the budget suffices (and without one). Nodes are counted over the whole query."""
         check_query("bounds", budget_nodes=budget_nodes, budget_seconds=budget_seconds)
-        run = self._run(self._points_args(pos, limit=budget_nodes or 0))
+        limit = budget_nodes or 0
+        until = None if budget_seconds is None else time.perf_counter() + budget_seconds
+        run = self._run(self._points_args(pos, limit=limit), limit, until)
+        # A test's first share: an eighth of the budget (seconds counted at ~3 M nodes/s); none without one.
+        shares = [x // 8 for x in (limit, int((budget_seconds or 0) * 3e6)) if x]
         with Deadline(self._stats, S_ABORT, budget_seconds) as clock:
-            run_bounds(run)
+            run_bounds(run, max(min(shares), 1000) if shares else 0)
         return self._result(run, clock)
 
     def query(self, pos: Position, query: str, **fields) -> Result:

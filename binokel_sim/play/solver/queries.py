@@ -12,8 +12,10 @@ its target, so every answer is at least as narrow as the question asked.
   succeeds. Bids and melds are multiples of 10, so a grid of 10 decides every bid.
 * ``bounds(budget)``: an anytime interval. Tests from above with a coarse step first
   (each failure lowers ``hi``, one success per step fixes ``lo``), then finer steps, the
-  last one the exact driver itself. A budget (nodes and/or seconds) aborts the running
-  test; the interval proven so far is returned. Enough budget gives the exact value.
+  last one the exact driver itself. Under a budget (nodes and/or seconds) each test first
+  gets a share of it; one cut off is replaced by an easier test lower down (see
+  :func:`run_bounds`). When the budget runs out the running test is abandoned and the
+  interval proven so far is returned. Enough budget gives the exact value.
 
 >>> from binokel_sim.play.solver import Position, Solver
 >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
@@ -33,6 +35,7 @@ import time
 from dataclasses import dataclass
 
 from binokel_sim.errors import InputError
+from binokel_sim.play.solver.search import C_LIMIT, S_ABORT, S_NODES
 
 #: Steps of the anytime ``bounds`` driver: a coarse interval first, then finer ones; 1 is exact.
 BOUNDS_STEPS = (30, 10, 1)
@@ -126,18 +129,32 @@ def parse_budget(text: str) -> tuple[int | None, float | None]:
 
 
 class Run:
-    """One query's tests on a prepared search (``test(t) -> g`` or ``None`` once aborted)."""
+    """One query's tests on a prepared search: ``search(t) -> g`` (:func:`.driver.test`) with its
+    ``cfg`` and ``stats`` arrays; ``limit``: the query's node budget (0: none); ``until``: its
+    deadline (``time.perf_counter()``), if any. ``lo``/``hi``: the interval proven so far."""
 
-    def __init__(self, test, aborted, lo: int, hi: int):
-        self.test = test
-        self.aborted = aborted
-        self.lo = lo
-        self.hi = hi
+    def __init__(self, search, cfg, stats, lo: int, hi: int, limit: int = 0, until: float | None = None):
+        self.search, self.cfg, self.stats = search, cfg, stats
+        self.lo, self.hi = lo, hi
+        self.limit, self.until = limit, until
 
-    def ask(self, t: int) -> bool | None:
-        """Test "value >= t", narrow [lo, hi]; None if the budget ran out first."""
-        g = int(self.test(t))
-        if self.aborted():
+    def exhausted(self) -> bool:
+        """Whether the query's own budget (not a test's share) is spent."""
+        return bool((self.limit and self.stats[S_NODES] >= self.limit)
+                    or (self.until is not None and time.perf_counter() >= self.until) or self.stats[S_ABORT] == 2)
+
+    def ask(self, t: int, share: int = 0) -> bool | None:
+        """Test "value >= t" and narrow [lo, hi]; ``None`` if cut off first -- by the query's
+        budget, or after ``share`` more nodes (then the search may go on: see :meth:`exhausted`)."""
+        cap = self.limit
+        if share:
+            cap = min(cap or 1 << 62, int(self.stats[S_NODES]) + share)
+        self.cfg[C_LIMIT] = cap
+        g = int(self.search(t))
+        self.cfg[C_LIMIT] = self.limit
+        if self.stats[S_ABORT]:
+            if not self.exhausted():
+                self.stats[S_ABORT] = 0
             return None
         if g >= t:
             self.lo = max(self.lo, g)
@@ -159,15 +176,26 @@ def run_grid(run: Run, step: int, lo: int, hi: int) -> None:
         top = run.hi
 
 
-def run_bounds(run: Run) -> None:
-    """The anytime driver (see the module docstring); the last step is the exact driver."""
+def run_bounds(run: Run, share: int = 0) -> None:
+    """The anytime driver (see the module docstring); the last step is the exact driver.
+
+    With a budget each test gets a ``share`` of nodes first: a test cut off by it is
+    replaced by an easier one, halfway down to ``lo`` (a proof far below the value costs a
+    fraction of one close to it), and the share doubles -- so the budget buys lower bounds
+    instead of one unfinished proof; after a cut the driver bisects. Bounds found on the
+    way stay in the table.
+    """
+    cut = False
     for step in BOUNDS_STEPS:
         while run.hi - run.lo >= step:
-            ok = run.ask(max(run.lo + 1, run.hi - step + 1))
-            if ok is None:
-                return
-            if ok and step > 1:
-                break
+            # Once a test was cut off the value is costly to pin down: bisect [lo, hi] instead.
+            t = run.lo + max(1, (run.hi - run.lo + 1) // 2) if cut else max(run.lo + 1, run.hi - step + 1)
+            while run.ask(t, share) is None:
+                if run.exhausted():
+                    return
+                cut = True
+                share *= 2
+                t = run.lo + max(1, (t - run.lo) // 2)
 
 
 class Deadline:
@@ -176,7 +204,8 @@ class Deadline:
     def __init__(self, stats, flag: int, seconds: float | None):
         self.timer = None
         if seconds is not None:
-            self.timer = threading.Timer(seconds, stats.__setitem__, (flag, 1))
+            # 2, not 1: a query's deadline, not a test's share of nodes (see Run.exhausted)
+            self.timer = threading.Timer(seconds, stats.__setitem__, (flag, 2))
             self.timer.daemon = True
 
     def __enter__(self):
