@@ -26,6 +26,7 @@ from binokel_sim.play.legal import legal_in_trick, mask_cards
 from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
 from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
+from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
 from binokel_sim.play.solver.position import Position
 
@@ -49,6 +50,7 @@ class Solver:
     def __init__(self, table_bits: int | None = None):
         self._fixed_bits = table_bits
         self.tt = new_table(table_bits if table_bits is not None else 10)
+        self.qt = new_quasi_table(self.tt.shape[0].bit_length() - 1)
         self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
         self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
@@ -62,6 +64,7 @@ class Solver:
         self._gen += 1
         if self._gen > MAX_GEN:
             clear(self.tt)
+            clear(self.qt)
             self._gen = 1
 
     def _fit_table(self, tricks: int) -> None:
@@ -69,6 +72,7 @@ class Solver:
         want = self._fixed_bits if self._fixed_bits is not None else int(bits_for(tricks))
         if self.tt.shape[0] < (1 << want):
             self.tt = new_table(want)
+            self.qt = new_quasi_table(want)
             self._gen = 1
             self._fixed = None
 
@@ -101,7 +105,7 @@ class Solver:
         led, win, wseat, tpts = pos.trick_state()
         won = sum(1 << s for s in pos.won)
         fresh_stats(self._stats)
-        args = (h1, h2, cfg, b, self.tt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
+        args = (h1, h2, cfg, b, self.tt, self.qt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
                 np.int64(led), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
                 np.int64(pos.tricks_left))
         return args
@@ -132,7 +136,7 @@ class Solver:
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
 
     def _run(self, args, limit: int = 0, until: float | None = None) -> Run:
-        h1, h2, cfg, b, tt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
+        h1, h2, cfg, b, tt, qt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
         return Run(lambda t: test(*args, np.int64(t)), cfg, stats, 0, int(root_bound(h1, h2, cfg, b, tpts, won, tleft)),
                    limit, until)
 

@@ -17,6 +17,7 @@ from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_mask
 from binokel_sim.play.solver.bounds import quick_bounds
+from binokel_sim.play.solver.quasi import QMIN, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
 
 # cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``.
@@ -33,8 +34,8 @@ MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
 #: ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time budget; the kernels
 #: release the GIL). An aborted search returns a meaningless value and stores nothing, so every
 #: table entry stays a proven fact.
-S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT = range(10)
-HIST = 10
+S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT, S_QHITS, S_QSCUT = range(12)
+HIST = 12
 #: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
 KILLER = HIST + 4 * 24
 #: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
@@ -236,7 +237,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
 
 
 @kernel(noalloc=True)
-def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
     stats[S_NODES] += 1
     stats[DEPTH + tleft] += 1
@@ -254,6 +255,8 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
     row = -1
     first = -1
     k0 = k1 = k2 = k3 = np.int64(0)
+    qb = -1
+    q0 = q1 = q2 = q3 = u = np.int64(0)
     if pos == 0:
         if tleft == 0:
             return 0
@@ -286,6 +289,24 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             if lo > alpha:
                 alpha = lo
             first = meta_best(meta)
+        if tleft >= QMIN:
+            # Twins (same relative ranks): their bounds, widened by the points they can differ by.
+            u = h1[0] | h1[1] | h1[2] | h1[seats - 1]
+            q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
+            qb = qslot(qt, q0, q1, q2, q3)
+            found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
+            if found:
+                stats[S_QHITS] += 1
+                if qhi < hi:
+                    hi = qhi
+                if qlo >= beta:
+                    stats[S_QSCUT] += 1
+                    return qlo
+                if hi <= alpha:
+                    stats[S_QSCUT] += 1
+                    return hi
+                if qlo > alpha:
+                    alpha = qlo
         if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
             qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
             if qhi < hi:
@@ -346,10 +367,10 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         ntp = tpts + POINTS[c]
         if pos + 1 == seats:
             g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
-            v = g + search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
+            v = g + search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
                            won | (np.int64(1) << nws), tleft - 1, alpha - g, beta - g)
         else:
-            v = search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
+            v = search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
                        ntp, won, tleft, alpha, beta)
         if h1[p] & bit:
             h2[p] |= bit
@@ -394,4 +415,6 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             lo = best
             hi = best
         store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
+        if qb >= 0:
+            qstore(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN], lo, hi, tleft)
     return best

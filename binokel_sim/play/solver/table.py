@@ -127,5 +127,5 @@ def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
 @kernel(noalloc=True)
 def clear(tt):
     for r in range(tt.shape[0]):
-        for j in range(5):
+        for j in range(tt.shape[1]):
             tt[r, j] = 0
