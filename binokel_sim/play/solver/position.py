@@ -145,7 +145,7 @@ class Position:
             arr = np.array(list(self.trick) + [0], dtype=np.int64)
             if not (legal_in_trick(before, arr, i, -1 if self.trump is None else self.trump) >> c) & 1:
                 raise InputError(
-                    f"seat {s} may not play {CARD_TEXT[c]} after {format_cards(self.trick[:i])} (RULES.md §6)")
+                    f"seat {s} may not play {CARD_TEXT[c]} after {format_cards(self.trick[:i])} (docs/rules.md §6)")
 
     @property
     def seats(self) -> int:

@@ -38,7 +38,7 @@ from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
-from binokel_sim.play.solver.table import _H1, _H2, _H3, _H4, _OFF, INF, meta_hi, meta_lo
+from binokel_sim.play.solver.table import INF, bucket_of, merged, meta_hi, meta_lo, pack, write_key
 
 #: Fewest tricks left at which the quasi table is written and probed.
 QMIN = 4
@@ -149,11 +149,7 @@ def quasi_key(h1, h2, seats, k0, k1, u):
 @kernel(noalloc=True)
 def qslot(qt, k0, k1, k2, k3):
     """First row of the relative key's bucket."""
-    x = np.uint64(k0) * _H2 ^ np.uint64(k1) * _H3 ^ np.uint64(k2) * _H4 ^ np.uint64(k3) * _H1
-    x ^= x >> np.uint64(31)
-    x *= _H2
-    x ^= x >> np.uint64(29)
-    return np.int64(x & np.uint64(qt.shape[0] - 1)) & ~np.int64(QBUCKET - 1)
+    return bucket_of(qt.shape[0], QBUCKET, k0, k1, k2, k3)
 
 
 @kernel(noalloc=True)
@@ -193,21 +189,13 @@ def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
                 worst = -1
             continue
         if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2 and qt[r, 3] == k3 and qt[r, 5] == u:
-            olo = meta_lo(m)
-            ohi = meta_hi(m)
-            if olo > lo:
-                lo = olo
-            if ohi < hi:
-                hi = ohi
+            lo, hi = merged(m, lo, hi)
             row = r
             break
         d = (m >> 40) & 0xFF
         if worst >= 0 and d < worst:
             worst = d
             row = r
-    qt[row, 0] = k0
-    qt[row, 1] = k1
-    qt[row, 2] = k2
-    qt[row, 3] = k3
+    write_key(qt, row, k0, k1, k2, k3)
     qt[row, 5] = u
-    qt[row, 4] = (lo + _OFF) | ((hi + _OFF) << 16) | (tleft << 40) | (gen << 48)
+    qt[row, 4] = pack(lo, hi, -1, tleft, gen)

@@ -237,6 +237,20 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
 
 
 @kernel(noalloc=True)
+def narrow(lo, thi, hi, alpha, beta):
+    """Stored bounds ``lo <= value <= thi`` applied to the window: ``(cut, result, alpha, hi)``."""
+    if thi < hi:
+        hi = thi
+    if lo >= beta:
+        return True, lo, alpha, hi
+    if hi <= alpha:
+        return True, hi, alpha, hi
+    if lo > alpha:
+        alpha = lo
+    return False, 0, alpha, hi
+
+
+@kernel(noalloc=True)
 def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
     stats[S_NODES] += 1
@@ -276,18 +290,10 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         if row >= 0:
             stats[S_HITS] += 1
             meta = tt[row, 4]
-            lo = meta_lo(meta)
-            thi = meta_hi(meta)
-            if thi < hi:
-                hi = thi
-            if lo >= beta:
+            cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
+            if cut:
                 stats[S_TTCUT] += 1
-                return lo
-            if hi <= alpha:
-                stats[S_TTCUT] += 1
-                return hi
-            if lo > alpha:
-                alpha = lo
+                return v
             first = meta_best(meta)
         if tleft >= QMIN:
             # Twins (same relative ranks): their bounds, widened by the points they can differ by.
@@ -297,16 +303,10 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
             if found:
                 stats[S_QHITS] += 1
-                if qhi < hi:
-                    hi = qhi
-                if qlo >= beta:
+                cut, v, alpha, hi = narrow(qlo, qhi, hi, alpha, beta)
+                if cut:
                     stats[S_QSCUT] += 1
-                    return qlo
-                if hi <= alpha:
-                    stats[S_QSCUT] += 1
-                    return hi
-                if qlo > alpha:
-                    alpha = qlo
+                    return v
         if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
             qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
             if qhi < hi:
