@@ -51,7 +51,7 @@ table probe, which settles most windows alone. The last trick is evaluated direc
 other seat's card ranked between or equal to them (and the trick's winning card
 not between), lead to the same tricks; their values differ by at most their
 points difference. A card whose searched twin's bound already settles the window
-is skipped (:func:`.search.twin_bound`).
+is skipped (:func:`.ordering.twin_bound`).
 
 *Transposition table* (:mod:`.table`). Keyed at trick starts on every seat's
 remaining cards, the player on lead, trump, the side/credit masks, the query
