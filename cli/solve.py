@@ -2,11 +2,14 @@
 
     binokel solve --hands "EA E10 EK / GA GK GO / HA HK HO" --trump H --leader 0 --solo 0 --json
     binokel solve --batch positions.jsonl --json
+    binokel solve --hands ... --trump H --grid 10 --lo 100 --hi 200   # only the 10-point interval
+    binokel solve --hands ... --trump H --budget 5s                    # an interval within 5 seconds
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -17,12 +20,16 @@ from binokel_sim.output import write_table
 from binokel_sim.play.setup import build_position
 from binokel_sim.play.solver import Solver, solve as solve_position
 from binokel_sim.rules import Rules
+from binokel_sim.play.solver.queries import QUERIES, check_query, parse_budget
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option
 
 
 def _text(result: dict[str, Any]) -> str:
-    lines = [f"solo side points: {result['solo_points']}"]
+    if "solo_points" in result:
+        lines = [f"solo side points: {result['solo_points']}"]
+    else:
+        lines = [f"solo side points: {result['lo']}..{result['hi']} (not exact)"]
     if "reaches_target" in result:
         lines.append(f"reaches target:   {'yes' if result['reaches_target'] else 'no'}")
     if "card_values" in result:
@@ -35,7 +42,10 @@ def _text(result: dict[str, Any]) -> str:
 
 
 _BATCH_KEYS = {"hands", "trump", "leader", "solo", "teams", "trick", "target", "cards", "durch", "bettel",
-               "need_trick"}
+               "need_trick", "query", "step", "lo", "hi", "budget_nodes", "budget_seconds"}
+_QUERY_KEYS = ("query", "step", "lo", "hi", "budget_nodes", "budget_seconds")
+_OPTIONS = {"query": "--query", "target": "--target", "step": "--grid", "lo": "--lo", "hi": "--hi",
+            "budget_nodes": "--budget", "budget_seconds": "--budget"}
 
 
 def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
@@ -73,8 +83,9 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
                     raise InputError(f"target: expected an integer, got {target!r}")
                 result = solve_position(pos, target=target, cards=bool(obj.get("cards")), durch=bool(obj.get("durch")),
                                         bettel=bool(obj.get("bettel")), need_trick=bool(obj.get("need_trick")),
-                                        solver=solver)
+                                        solver=solver, **{k: obj.get(k) for k in _QUERY_KEYS})
             except InputError as exc:
+                sys.stdout.flush()  # the results of the lines before stay written
                 raise InputError(f"{path} line {no}: {exc}") from None
             click.echo(json.dumps(result) if as_json else _text(result))
             results.append(result)
@@ -94,12 +105,18 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
 @click.option("--durch", is_flag=True, help="Also ask: can the soloist win every trick (no trump)?")
 @click.option("--bettel", is_flag=True, help="Also ask: can the soloist avoid every trick (no trump)?")
 @click.option("--batch", type=str, default=None, help="Solve every JSON line of this file (see the docs).")
+@click.option("--query", type=click.Choice(QUERIES), default=None,
+              help="What to ask (default: exact; grid with --grid, bounds with --budget; at_least needs --target).")
+@click.option("--grid", "step", type=int, default=None, help="Only the STEP-point interval holding the value.")
+@click.option("--lo", type=int, default=None, help="With --grid: lowest grid point (default 0).")
+@click.option("--hi", type=int, default=None, help="With --grid: grid points above HI are not searched.")
+@click.option("--budget", default=None, help="An interval within a budget: seconds (5s) or nodes (200000n).")
 @rules_option
 @json_option
 @out_option("Write one row per position solved to FILE.csv, .parquet or .json.")
 @quiet_option
-def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, cards, durch, bettel, batch, rules,
-              as_json, out, quiet) -> None:
+def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, cards, durch, bettel, batch, query,
+              step, lo, hi, budget, rules, as_json, out, quiet) -> None:
     """Exact double-dummy play: points the soloist's side can guarantee, and more.
 
     With --batch and --json, one JSON object per line (in the order of the file).
@@ -115,8 +132,18 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
         raise InputError("missing --hands (or --batch FILE)")
     if durch and bettel:
         raise InputError("give --durch or --bettel, not both")
+    budget_nodes, budget_seconds = parse_budget(budget) if budget is not None else (None, None)
+    if query is None:
+        query = "grid" if step is not None or lo is not None or hi is not None else "bounds" if budget else "exact"
+    try:
+        check_query(query, target, step, lo, hi, budget_nodes, budget_seconds)
+    except InputError as exc:  # name the option the user typed, not the library's field
+        field, _, rest = str(exc).partition(": ")
+        raise InputError(f"{_OPTIONS.get(field, field)}: {rest}") from None
     pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch, bettel)
-    result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick)
+    result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick,
+                            query=query, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes,
+                            budget_seconds=budget_seconds)
     if out is not None:
         write_table(pd.DataFrame([result]), out)
     if as_json:

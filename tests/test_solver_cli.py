@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -80,3 +82,69 @@ def test_batch_bad_line(tmp_path, capsys):
     f.write_text('{"hands": [["EA"], ["E10"], ["EK"]], "trump": null, "leader": 0, "solo": 0}\n{"hands": 3}\n')
     code, out, err = run(capsys, "--batch", str(f), "--json")
     assert code == 2 and len(out.splitlines()) == 1 and "line 2" in err and err.count("\n") == 1
+
+
+HANDS = "EA EK / E10 EU / EO GA"
+
+
+def test_query_options(capsys):
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--grid", "10", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["lo"] <= 34 <= r["hi"] and r["hi"] - r["lo"] <= 9 and r["exact"] == (r["lo"] == r["hi"])
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--query", "at_least", "--target", "35", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["reaches_target"] is False and r["hi"] >= 34 >= r["lo"] and "solo_points" not in r
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--budget", "1n", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["lo"] <= 34 <= r["hi"] and r["nodes"] <= 2
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--budget", "10s")
+    assert code == 0 and out.startswith("solo side points: 34\n")
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--json")
+    r = json.loads(out)
+    assert (r["solo_points"], r["lo"], r["hi"], r["exact"]) == (34, 34, 34, True)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--grid", "0"], "--grid: must be positive"),
+    (["--grid", "10", "--lo", "50", "--hi", "40"], "--lo: 50 is above hi 40"),
+    (["--budget", "0s"], "budget: must be positive"),
+    (["--budget", "soon"], "budget: expected seconds"),
+    (["--query", "at_least"], "--target: the at_least query needs a target"),
+    (["--grid", "10", "--budget", "5s"], "--budget: not a field of the grid query"),
+])
+def test_query_option_errors(capsys, args, message):
+    code, out, err = run(capsys, "--hands", HANDS, "--trump", "none", *args)
+    assert code == 2 and out == "" and err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_batch_queries_and_bad_line_keeps_results(tmp_path):
+    pos = {"hands": [["EA", "EK"], ["E10", "EU"], ["EO", "GA"]], "trump": None, "leader": 0, "solo": 0}
+    lines = [dict(pos, query="grid", step=10, lo=0, hi=100), dict(pos, query="at_least", target=30),
+             dict(pos, query="bounds", budget_nodes=1), dict(pos, query="exact"), dict(pos, query="grid", step=-5),
+             dict(pos)]
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    # a real process: its output is a pipe, so the results before the bad line must be flushed
+    proc = subprocess.run([sys.executable, "-c", "from binokel_sim.cli.main import main; main()", "solve", "--batch", str(f),
+                           "--json"],
+                          capture_output=True, text=True, timeout=600)
+    rows = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert proc.returncode == 2 and len(rows) == 4
+    assert proc.stderr.count("\n") == 1 and "line 5: step: must be positive" in proc.stderr
+    assert rows[0]["lo"] <= 34 <= rows[0]["hi"] < rows[0]["lo"] + 10
+    assert rows[1]["reaches_target"] is True and rows[1]["lo"] >= 30
+    assert rows[2]["lo"] <= 34 <= rows[2]["hi"] and rows[3]["solo_points"] == 34 and rows[3]["exact"] is True
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"query": "median"}, "line 1: query: unknown query 'median'"),
+    ({"query": "at_least"}, "line 1: target: the at_least query needs a target"),
+    ({"query": "bounds", "budget_seconds": 0}, "line 1: budget_seconds: must be positive"),
+    ({"query": "bounds", "budget_nodes": -3}, "line 1: budget_nodes: must be positive"),
+    ({"query": "grid", "lo": 9, "hi": 1}, "line 1: lo: 9 is above hi 1"),
+])
+def test_batch_bad_query_fields(tmp_path, capsys, bad, message):
+    f = tmp_path / "p.jsonl"
+    f.write_text(json.dumps({"hands": [["EA"], ["E10"], ["EK"]], "trump": None, **bad}) + "\n")
+    code, out, err = run(capsys, "--batch", str(f), "--json")
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1

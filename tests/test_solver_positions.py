@@ -108,7 +108,8 @@ def test_solve_result_keys():
     assert r["solo_points"] == 34 and r["reaches_target"] is True
     assert r["card_values"] == {"EA": 16, "EK": 34}
     assert isinstance(r["nodes"], int) and r["nodes"] > 0 and r["seconds"] >= 0
-    assert list(r) == ["solo_points", "nodes", "seconds", "reaches_target", "card_values"]
+    assert (r["lo"], r["hi"], r["exact"]) == (34, 34, True)
+    assert list(r) == ["solo_points", "lo", "hi", "exact", "nodes", "seconds", "reaches_target", "card_values"]
 
 
 def test_batch_meld_bonus_needs_own_trick():

@@ -2,7 +2,11 @@
 
 Queries (Python API, :mod:`binokel_sim.play.solver.api`): the exact points the
 soloist's side can guarantee, a threshold test, the value of every legal card,
-Durch and Bettel; plus the kernel :func:`max_points_batch` for many deals.
+Durch and Bettel; plus the kernel :func:`max_points_batch` for many deals. Ask
+only what the answer needs (:mod:`.queries`): ``exact``, ``at_least(T)`` (one
+test, 1-4 % of the exact cost away from the value), ``grid(step, lo, hi)`` (the
+grid interval holding the value), ``bounds(budget)`` (an anytime interval, exact
+when the budget suffices); each returns the proven interval ``lo..hi``.
 
 >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
 >>> Solver().max_points(pos)
@@ -28,7 +32,12 @@ zero-window tests run from above (:func:`.driver.value`): test ``>= hi``, lower
 ``hi`` to the fail-soft result, until a test succeeds. Refuting a target above the
 value costs little, proving one the side reaches costs the defenders' whole tree,
 so this pays for that proof about once (MTD(f) from below or bisection paid 3-4
-times the nodes). A threshold is one zero-window search.
+times the nodes). A threshold is one zero-window search; a grid query runs the
+same tests from above at grid points only; ``bounds`` steps down by 30, then 10,
+then 1, and under a budget gives each test a share of it, replacing a test cut off
+by an easier one lower down. The budget is a node limit in ``cfg`` and an abort
+flag in ``stats`` (set by the kernel, or by a timer thread: kernels release the
+GIL); an aborted search stores nothing, so every table entry stays a proven fact.
 
 *Quick bounds* (:mod:`.bounds`). At each trick start the value lies in ``[0, ub]``
 with ``ub`` = points still in the hands + last trick + unearned meld bonuses,
@@ -42,7 +51,7 @@ table probe, which settles most windows alone. The last trick is evaluated direc
 other seat's card ranked between or equal to them (and the trick's winning card
 not between), lead to the same tricks; their values differ by at most their
 points difference. A card whose searched twin's bound already settles the window
-is skipped (:func:`.search.twin_bound`).
+is skipped (:func:`.ordering.twin_bound`).
 
 *Transposition table* (:mod:`.table`). Keyed at trick starts on every seat's
 remaining cards, the player on lead, trump, the side/credit masks, the query
@@ -51,7 +60,19 @@ false hits). Each row keeps a lower and an upper bound and the best lead; rows
 sit in buckets of four, replacement prefers old generations, then the fewest
 tricks left. Since entries are facts about a state, one table serves every query
 on a deal -- several thresholds, card values, other trumps (trump is in the key);
-a change of meld bonuses starts a new generation (O(1) clear).
+a change of meld bonuses starts a new generation (O(1) clear), and so does a
+position holding a card the deal so far did not (another deal).
+
+*Quasi-symmetry table* (:mod:`.quasi`, after Kupferschmid & Helmert). States whose
+seats hold the same *relative* ranks (ranks counted among those still in play)
+have the same game tree up to renaming cards, so their values differ by at most
+the points of the renamed cards. A second table, keyed on relative ranks, holds
+these twins (with their types in play) and is written and probed with at least
+four tricks left; a probe intersects every twin's bounds widened by that
+difference. The exact-key table above is unchanged: keying it on relative ranks
+(commit b546891) made every twin compete for one bucket, which overflowed (one
+deal 3.2 M -> 14.4 M nodes). Measured against the solver without it: 0.55x the
+nodes on 30 standard deals, 0.39x on 13-trick deals, no deal above 1.0x.
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
@@ -62,7 +83,10 @@ array arguments on every recursive call, which cost two thirds of the time
 then rules of thumb: lead cards no opponent can beat (and, in a plain suit, no
 opponent can ruff), else low cards; a follower who puts his side ahead safely
 adds points, if not safely plays strong, and a follower who cannot win the trick
-for his side throws his cheapest card; history counts break ties.
+for his side throws his cheapest card; history counts break ties. History and
+killers start from zero at every query, so a query's node count depends only on
+its position and its deal's earlier queries (carried from deal to deal they made
+one deal cost 331 k nodes after nine others and 5.5 M alone).
 """
 
 from binokel_sim.play.solver.api import Solver, solve, without_trump

@@ -23,8 +23,10 @@ import numpy as np
 
 from binokel_sim.cards import format_card
 from binokel_sim.play.legal import legal_in_trick, mask_cards
-from binokel_sim.play.solver.driver import load_hands, make_cfg, move_values, reaches, value
-from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, STATS_SIZE
+from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
+from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid
+from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
+from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
 from binokel_sim.play.solver.position import Position
 
@@ -35,7 +37,10 @@ class Solver:
     """Double-dummy queries that share one transposition table.
 
     Reuse one Solver for several queries on the same deal (thresholds, trumps,
-    card values): every stored bound stays valid. ``nodes`` counts the search
+    card values): every stored bound stays valid. A position holding a card the
+    deal so far did not (another deal) starts a new table generation, and every
+    query starts with fresh move-ordering counters, so a query's node count depends
+    only on its deal's earlier queries. ``nodes`` counts the search
     nodes of the last query. Not thread-safe; use one Solver per thread.
     ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
     for the longest deal seen so far (:func:`.table.bits_for`: 40 MiB up to 12
@@ -45,17 +50,21 @@ class Solver:
     def __init__(self, table_bits: int | None = None):
         self._fixed_bits = table_bits
         self.tt = new_table(table_bits if table_bits is not None else 10)
+        self.qt = new_quasi_table(self.tt.shape[0].bit_length() - 1)
         self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
         self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
         self._fixed: tuple | None = None
+        self._deal: np.ndarray | None = None
         self.nodes = 0
 
     def reset(self) -> None:
         """Forget every stored bound (O(1): a new table generation), e.g. before timing a fresh deal."""
+        self._deal = None
         self._gen += 1
         if self._gen > MAX_GEN:
             clear(self.tt)
+            clear(self.qt)
             self._gen = 1
 
     def _fit_table(self, tricks: int) -> None:
@@ -63,34 +72,48 @@ class Solver:
         want = self._fixed_bits if self._fixed_bits is not None else int(bits_for(tricks))
         if self.tt.shape[0] < (1 << want):
             self.tt = new_table(want)
+            self.qt = new_quasi_table(want)
             self._gen = 1
             self._fixed = None
 
-    def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...]):
+    def _same_deal(self, pos: Position) -> None:
+        # Positions later in one deal hold a subset of its cards; any other card means another deal,
+        # whose node counts must not depend on this one's entries.
+        cards = np.sum(pos.hands, axis=0) + np.bincount(np.asarray(pos.trick, dtype=np.int64), minlength=24)
+        if self._deal is not None and not (cards <= self._deal).all():
+            self.reset()
+        if self._deal is None:
+            self._deal = cards
+
+    def _setup(self, pos: Position, *, trump: int, max_mask: int, credit: int, mode: int, bonus: tuple[int, ...],
+               limit: int = 0):
         self._fit_table(pos.tricks_left)
+        self._same_deal(pos)
         # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
         fixed = (bonus, pos.last_trick)
         if self._fixed is not None and fixed != self._fixed:
             self.reset()
+            self._deal = None
+            self._same_deal(pos)
         self._fixed = fixed
         h1 = np.zeros(pos.seats, dtype=np.int64)
         h2 = np.zeros(pos.seats, dtype=np.int64)
         load_hands(pos.counts(), h1, h2)
         b = np.array(bonus, dtype=np.int64)
         cfg = make_cfg(np.int64(pos.seats), np.int64(trump), np.int64(max_mask), np.int64(credit), np.int64(mode),
-                       np.int64(pos.last_trick), np.int64(self._gen), b)
+                       np.int64(pos.last_trick), np.int64(self._gen), b, np.int64(limit))
         led, win, wseat, tpts = pos.trick_state()
         won = sum(1 << s for s in pos.won)
-        self._stats[0] = 0
-        args = (h1, h2, cfg, b, self.tt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
+        fresh_stats(self._stats)
+        args = (h1, h2, cfg, b, self.tt, self.qt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
                 np.int64(led), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
                 np.int64(pos.tricks_left))
         return args
 
-    def _points_args(self, pos: Position):
+    def _points_args(self, pos: Position, limit: int = 0):
         bonus = tuple(b if s in pos.side else 0 for s, b in enumerate(pos.bonus or (0,) * pos.seats))
         return self._setup(pos, trump=pos.trump_index, max_mask=pos.side_mask, credit=pos.side_mask,
-                           mode=MODE_POINTS, bonus=bonus)
+                           mode=MODE_POINTS, bonus=bonus, limit=limit)
 
     def _done(self, result):
         self.nodes = int(self._stats[0])
@@ -111,6 +134,70 @@ class Solver:
                                mode=MODE_TRICKS, bonus=(0,) * pos.seats)
             return self._done(bool(reaches(*args, np.int64(1))))
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
+
+    def _run(self, args, limit: int = 0, until: float | None = None) -> Run:
+        h1, h2, cfg, b, tt, qt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
+        return Run(lambda t: test(*args, np.int64(t)), cfg, stats, 0, int(root_bound(h1, h2, cfg, b, tpts, won, tleft)),
+                   limit, until)
+
+    def _result(self, run: Run, clock: Deadline, reached: bool | None = None) -> Result:
+        self.nodes = int(self._stats[S_NODES])
+        return Result(run.lo, run.hi, self.nodes, clock.seconds, reached)
+
+    def exact(self, pos: Position) -> Result:
+        """The exact value as a :class:`Result` (``lo == hi``)."""
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            v = self.max_points(pos)
+        return Result(v, v, self.nodes, clock.seconds)
+
+    def at_least(self, pos: Position, target: int, need_trick: bool = False) -> Result:
+        """One threshold test (:meth:`reaches`), with the interval its fail-soft result proves."""
+        check_query("at_least", target=target)
+        if need_trick and target < 1:
+            with Deadline(self._stats, S_ABORT, None) as clock:
+                ok = self.reaches(pos, target, need_trick=True)
+            # Points come only from tricks: a side that cannot win one scores exactly 0.
+            hi = int(root_bound(*self._points_args(pos)[:4], np.int64(pos.trick_state()[3]),
+                                np.int64(sum(1 << s for s in pos.won)), np.int64(pos.tricks_left)))
+            return Result(0, hi if ok else 0, self.nodes, clock.seconds, ok)
+        run = self._run(self._points_args(pos))
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run.ask(target)
+        return self._result(run, clock, run.lo >= target)
+
+    def grid(self, pos: Position, step: int = 10, lo: int | None = None, hi: int | None = None) -> Result:
+        """The interval of the grid ``lo + k*step`` holding the value (narrower where the tests
+        proved more); grid points above ``hi`` are not tested. Default ``lo`` 0, ``hi`` all points."""
+        check_query("grid", step=step, lo=lo, hi=hi)
+        run = self._run(self._points_args(pos))
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run_grid(run, step, 0 if lo is None else lo, run.hi if hi is None else hi)
+        return self._result(run, clock)
+
+    def bounds(self, pos: Position, budget_nodes: int | None = None, budget_seconds: float | None = None) -> Result:
+        """Anytime interval: the tightest proven within the node and/or time budget; exact when
+        the budget suffices (and without one). Nodes are counted over the whole query."""
+        check_query("bounds", budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+        limit = budget_nodes or 0
+        until = None if budget_seconds is None else time.perf_counter() + budget_seconds
+        run = self._run(self._points_args(pos, limit=limit), limit, until)
+        # A test's first share: an eighth of the budget (seconds counted at ~3 M nodes/s); none without one.
+        shares = [x // 8 for x in (limit, int((budget_seconds or 0) * 3e6)) if x]
+        with Deadline(self._stats, S_ABORT, budget_seconds) as clock:
+            run_bounds(run, max(min(shares), 1000) if shares else 0)
+        return self._result(run, clock)
+
+    def query(self, pos: Position, query: str, **fields) -> Result:
+        """Dispatch by name: ``"exact"``, ``"at_least"`` (``target``, ``need_trick``),
+        ``"grid"`` (``step``, ``lo``, ``hi``), ``"bounds"`` (``budget_nodes``, ``budget_seconds``)."""
+        check_query(query, **{k: v for k, v in fields.items() if k != "need_trick"})
+        if query == "exact":
+            return self.exact(pos)
+        if query == "at_least":
+            return self.at_least(pos, fields["target"], bool(fields.get("need_trick")))
+        if query == "grid":
+            return self.grid(pos, fields.get("step") or 10, fields.get("lo"), fields.get("hi"))
+        return self.bounds(pos, fields.get("budget_nodes"), fields.get("budget_seconds"))
 
     def card_values(self, pos: Position) -> dict[int, int]:
         """Exact value for the side after each legal card of the player to move (card type -> points)."""
@@ -151,23 +238,36 @@ def without_trump(pos: Position) -> Position:
 
 
 def solve(pos: Position, *, target: int | None = None, cards: bool = False, durch: bool = False,
-          bettel: bool = False, need_trick: bool = False, solver: Solver | None = None) -> dict[str, Any]:
+          bettel: bool = False, need_trick: bool = False, solver: Solver | None = None, query: str | None = None,
+          step: int | None = None, lo: int | None = None, hi: int | None = None, budget_nodes: int | None = None,
+          budget_seconds: float | None = None) -> dict[str, Any]:
     """Run the CLI's queries on one position; returns the JSON-ready result.
 
-    Keys: ``solo_points``, ``nodes`` (all queries), ``seconds``; plus ``reaches_target``
-    with ``target``, ``card_values`` (card text -> points) with ``cards``, ``durch``
-    / ``bettel`` with those flags. With ``durch`` or ``bettel`` the position is
-    played without trumps and ``solo_points`` is the soloist's side's points then.
+    Keys: ``lo``, ``hi``, ``exact`` (the proven interval of the soloist's side's points),
+    ``nodes`` (all queries), ``seconds``; ``solo_points`` when the value is known. ``query``
+    (default ``"exact"``) picks what is asked: ``"exact"`` (then ``target`` adds
+    ``reaches_target`` as a second query), ``"at_least"`` (``target``, ``need_trick``; gives
+    ``reaches_target``), ``"grid"`` (``step``, ``lo``, ``hi``) or ``"bounds"``
+    (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
+    ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
+    position is played without trumps and the points are the soloist's side's points then.
     """
     s = solver or Solver()
     if durch or bettel:
         pos = without_trump(pos)
+    query = query or "exact"
+    fields = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    check_query(query, **fields)
     t0 = time.perf_counter()
-    nodes = 0
     out: dict[str, Any] = {}
-    out["solo_points"] = s.max_points(pos)
-    nodes += s.nodes
-    if target is not None:
+    r = s.query(pos, query, need_trick=need_trick, **fields)
+    nodes = r.nodes
+    if r.exact:
+        out["solo_points"] = r.lo
+    out.update(lo=r.lo, hi=r.hi, exact=r.exact)
+    if query == "at_least":
+        out["reaches_target"] = r.reached
+    elif target is not None:
         out["reaches_target"] = s.reaches(pos, int(target), need_trick)
         nodes += s.nodes
     if cards:
@@ -181,5 +281,5 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
         nodes += s.nodes
     out["nodes"] = nodes
     out["seconds"] = round(time.perf_counter() - t0, 6)
-    return {k: out[k] for k in ("solo_points", "nodes", "seconds", "reaches_target", "card_values", "durch", "bettel")
-            if k in out}
+    return {k: out[k] for k in ("solo_points", "lo", "hi", "exact", "nodes", "seconds", "reaches_target",
+                                "card_values", "durch", "bettel") if k in out}

@@ -15,8 +15,10 @@ import numpy as np
 
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import POINTS, beats
-from binokel_sim.play.solver.search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_MAX, C_MODE, C_SEATS, C_TRUMP, CFG_SIZE, MAX_PLY, MV_COLS,
-                     MODE_POINTS, S_ITERS, STATS_SIZE, search, trick_gain, upper_bound)
+from binokel_sim.play.solver.search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE, C_SEATS, C_TRUMP,
+                                            CFG_SIZE, MAX_PLY, MV_COLS, MODE_POINTS, S_ABORT, S_ITERS,
+                                            STATS_SIZE, search, trick_gain, upper_bound)
+from binokel_sim.play.solver.quasi import QBUCKET, QROW
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear
 
 
@@ -45,7 +47,24 @@ def tricks_of(counts, i):
 
 
 @kernel(noalloc=True)
-def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
+def fresh_stats(stats):
+    """Zero the counters and the move-ordering state (history, killers) before a query, so its
+    node count depends only on the position and the table, not on earlier queries."""
+    for i in range(stats.shape[0]):
+        stats[i] = 0
+
+
+@kernel(noalloc=True)
+def root_bound(h1, h2, cfg, bonus, tpts, won, tleft):
+    """Most the side can still get at the root: :func:`.search.upper_bound` plus the current trick's points."""
+    hi = upper_bound(h1, h2, cfg, bonus, won, tleft)
+    if cfg[C_MODE] == MODE_POINTS:
+        hi += tpts
+    return hi
+
+
+@kernel(noalloc=True)
+def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
     """Exact value by zero-window searches from above: test ``>= hi`` until one succeeds.
 
     Proving that the side can *not* reach a target above the value is cheap (the
@@ -57,12 +76,12 @@ def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won,
     from below or bisection pays for several such proofs: measured 3-4x more nodes.)
     """
     lo = 0
-    hi = upper_bound(h1, h2, cfg, bonus, won, tleft)
-    if cfg[C_MODE] == MODE_POINTS:
-        hi += tpts
+    hi = root_bound(h1, h2, cfg, bonus, tpts, won, tleft)
     while lo < hi:
         stats[S_ITERS] += 1
-        g = search(h1, h2, cfg, bonus, tt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, hi - 1, hi)
+        g = search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, hi - 1, hi)
+        if stats[S_ABORT]:
+            return -1
         if g < hi:
             hi = g
         else:
@@ -71,14 +90,22 @@ def value(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won,
 
 
 @kernel(noalloc=True)
-def reaches(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
+def test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
+    """One zero-window search "value >= ``target``?": the fail-soft result ``g`` proves
+    ``value >= g`` if ``g >= target``, else ``value <= g``. Meaningless if ``stats[S_ABORT]``."""
+    stats[S_ITERS] += 1
+    return search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft,
+                  target - 1, target)
+
+
+@kernel(noalloc=True)
+def reaches(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
     """True if the maximising side can reach ``target``: one zero-window search."""
-    g = search(h1, h2, cfg, bonus, tt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, target - 1, target)
-    return g >= target
+    return test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target) >= target
 
 
 @kernel
-def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus):
+def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus, limit=0):
     cfg = np.zeros(CFG_SIZE, dtype=np.int64)
     cfg[C_SEATS] = seats
     cfg[C_TRUMP] = trump
@@ -87,6 +114,7 @@ def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus):
     cfg[C_MODE] = mode
     cfg[C_LAST] = last
     cfg[C_GEN] = gen
+    cfg[C_LIMIT] = limit
     bm = 0
     for s in range(seats):
         if bonus[s] != 0:
@@ -97,7 +125,9 @@ def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus):
 
 @kernel
 def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, out, nodes):
-    """Kernel behind :func:`max_points_batch`, with a caller's table and node counts (``int64[n]``)."""
+    """Kernel behind :func:`max_points_batch`, with a caller's table and node counts (``int64[n]``);
+    the quasi table is sized as :func:`.quasi.new_quasi_table` does."""
+    qt = np.zeros((max(tt.shape[0] >> (1 if tt.shape[0] <= 1 << 20 else 2), QBUCKET), QROW), dtype=np.int64)
     n = counts.shape[0]
     seats = counts.shape[1]
     h1 = np.zeros(seats, dtype=np.int64)
@@ -110,16 +140,17 @@ def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, t
         gen += 1
         if gen > MAX_GEN:
             clear(tt)
+            clear(qt)
             gen = 1
         load_hands(counts[i], h1, h2)
         tleft = tricks_of(counts, i)
         for s in range(seats):
             b[s] = bonus[i, s] if (side_mask[i] >> s) & 1 else 0
         cfg = make_cfg(seats, trump[i], side_mask[i], side_mask[i], MODE_POINTS, last_trick, gen, b)
-        stats[0] = 0
+        fresh_stats(stats)
         z = np.int64(0)
         m1 = np.int64(-1)
-        out[i] = value(h1, h2, cfg, b, tt, mv, stats, np.int64(leader[i]), z, m1, m1, m1, z, z, tleft)
+        out[i] = value(h1, h2, cfg, b, tt, qt, mv, stats, np.int64(leader[i]), z, m1, m1, m1, z, z, tleft)
         nodes[i] = stats[0]
 
 
@@ -145,7 +176,7 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
 
 
 @kernel(noalloc=True)
-def move_values(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, legal, out):
+def move_values(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, legal, out):
     """Exact value after each legal card of the player to move: ``out[c]`` for type ``c`` in ``legal``."""
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]
@@ -169,10 +200,10 @@ def move_values(h1, h2, cfg, bonus, tt, mv, stats, p, pos, led, win, wseat, tpts
         ntp = tpts + POINTS[c]
         if pos + 1 == seats:
             g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
-            out[c] = g + value(h1, h2, cfg, bonus, tt, mv, stats, nws, z, m1, m1, m1, z,
+            out[c] = g + value(h1, h2, cfg, bonus, tt, qt, mv, stats, nws, z, m1, m1, m1, z,
                                won | (np.int64(1) << nws), tleft - 1)
         else:
-            out[c] = value(h1, h2, cfg, bonus, tt, mv, stats, (p + 1) % seats, pos + 1, nled, nwin, nws, ntp,
+            out[c] = value(h1, h2, cfg, bonus, tt, qt, mv, stats, (p + 1) % seats, pos + 1, nled, nwin, nws, ntp,
                            won, tleft)
         if h1[p] & bit:
             h2[p] |= bit

@@ -15,28 +15,16 @@ import numpy as np
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
-from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats, legal_mask
+from binokel_sim.play.legal import POINTS, beats, legal_mask
 from binokel_sim.play.solver.bounds import quick_bounds
-from binokel_sim.play.solver.table import INF, meta_best, meta_hi, meta_lo, probe, slot_of, store
-
-# cfg slots
-C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS = range(8)
-CFG_SIZE = 8
-MODE_POINTS, MODE_TRICKS = 0, 1
-#: Most cards a search can play (4 seats x 12 cards).
-MAX_PLY = 64
-#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
-MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
-#: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
-#: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
-#: history score of a move.
-S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV = range(9)
-HIST = 9
-#: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
-KILLER = HIST + 4 * 24
-#: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
-DEPTH = KILLER + MAX_PLY
-STATS_SIZE = DEPTH + 17
+from binokel_sim.play.solver.ordering import order_moves, twin_bound
+from binokel_sim.play.solver.quasi import QMIN, qprobe, qslot, qstore, quasi_key
+from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
+                                           C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, HIST, KILLER, MAX_PLY, MODE_POINTS,
+                                           MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
+                                           S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
+                                           STATS_SIZE)
+from binokel_sim.play.solver.table import INF, meta_best, meta_lo, meta_hi, probe, slot_of, store
 
 #: Card points of a 6-bit suit slice.
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
@@ -117,128 +105,28 @@ def state_key(h1, h2, cfg, leader, won):
 
 
 @kernel(noalloc=True)
-def _safe(h1, cfg, p, pos, wcard, led):
-    """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
-    seats = cfg[C_SEATS]
-    trump = cfg[C_TRUMP]
-    side = (cfg[C_MAX] >> p) & 1
-    ls = led // 6
-    for k in range(1, seats - pos):
-        q = (p + k) % seats
-        if ((cfg[C_MAX] >> q) & 1) == side:
-            continue
-        h = h1[q]
-        if h & HIGHER_MASK[wcard]:
-            if wcard // 6 == ls or (h & SUIT_MASK[ls]) == 0:
-                return False
-        if trump >= 0 and wcard // 6 != trump and (h & SUIT_MASK[ls]) == 0 and (h & SUIT_MASK[trump]):
-            return False
-    return True
+def narrow(lo, thi, hi, alpha, beta):
+    """Stored bounds ``lo <= value <= thi`` applied to the window: ``(cut, result, alpha, hi)``."""
+    if thi < hi:
+        hi = thi
+    if lo >= beta:
+        return True, lo, alpha, hi
+    if hi <= alpha:
+        return True, hi, alpha, hi
+    if lo > alpha:
+        alpha = lo
+    return False, 0, alpha, hi
 
 
 @kernel(noalloc=True)
-def twin_bound(h1, p, seats, win, c, done, mv, ply):
-    """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
-    ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
-
-    Cards ``e`` and ``c`` of one suit held by seat ``p`` are equivalent when no other seat holds a
-    card ranked between them or equal to either, and the trick's winning card does not separate
-    them: every trick then goes the same way after either play (swap them for the rest of the
-    deal), and only the two cards' points can land in different tricks.
-    """
-    s = c // 6
-    cand = done & SUIT_MASK[s]
-    if cand == 0:
-        return -1, 0
-    others = np.int64(0)
-    for q in range(seats):
-        if q != p:
-            others |= h1[q]
-    bestd = -1
-    bestv = 0
-    while cand:
-        low = cand & -cand
-        cand ^= low
-        e = 0
-        while (low >> e) != 1:
-            e += 1
-        a = min(e, c)
-        b = max(e, c)
-        span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
-        if others & span:
-            continue
-        if win >= 0 and a < win <= b:
-            continue
-        d = abs(POINTS[e] - POINTS[c])
-        if bestd < 0 or d < bestd:
-            bestd = d
-            bestv = mv[ply, MV_VALUE + e]
-    return bestd, bestv
-
-
-@kernel(noalloc=True)
-def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
-    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
-    seats = cfg[C_SEATS]
-    trump = cfg[C_TRUMP]
-    maxm = cfg[C_MAX]
-    side = (maxm >> p) & 1
-    opp = np.int64(0)
-    for q in range(seats):
-        if ((maxm >> q) & 1) != side:
-            opp |= h1[q]
-    n = 0
-    m = legal
-    while m:
-        low = m & -m
-        c = 0
-        while (low >> c) != 1:
-            c += 1
-        m ^= low
-        pts = POINTS[c]
-        if c == first:
-            sc = 10000 * 4096
-        elif c == stats[KILLER + ply]:
-            sc = 9000 * 4096
-        elif pos == 0:
-            s = c // 6
-            top = (opp & HIGHER_MASK[c]) == 0
-            if top and (s == trump or trump < 0 or (opp & SUIT_MASK[trump]) == 0):
-                sc = 5000 + pts
-            elif top:
-                sc = 3000 + pts
-            else:
-                sc = 1000 - pts * 8 + c % 6
-            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
-        else:
-            b = beats(c, win, trump)
-            ws = p if b else wseat
-            wc = c if b else win
-            mine = ((maxm >> ws) & 1) == side
-            if mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
-                sc = 5000 + pts
-            elif mine:
-                sc = 3000 + (6 - c % 6) * 4 - pts
-            else:
-                sc = 1000 - pts * 8
-            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
-        # insertion sort, descending
-        j = n
-        while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:
-            mv[ply, MV_SCORE + j] = mv[ply, MV_SCORE + j - 1]
-            mv[ply, j] = mv[ply, j - 1]
-            j -= 1
-        mv[ply, MV_SCORE + j] = sc
-        mv[ply, j] = c
-        n += 1
-    return n
-
-
-@kernel(noalloc=True)
-def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring)."""
     stats[S_NODES] += 1
     stats[DEPTH + tleft] += 1
+    if cfg[C_LIMIT] > 0 and stats[S_NODES] > cfg[C_LIMIT]:
+        stats[S_ABORT] = 1
+    if stats[S_ABORT]:
+        return 0
     # Typed constants: literal ints in the recursive call would compile a second specialisation.
     zero = np.int64(0)
     none = np.int64(-1)
@@ -249,6 +137,8 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
     row = -1
     first = -1
     k0 = k1 = k2 = k3 = np.int64(0)
+    qb = -1
+    q0 = q1 = q2 = q3 = u = np.int64(0)
     if pos == 0:
         if tleft == 0:
             return 0
@@ -268,19 +158,23 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         if row >= 0:
             stats[S_HITS] += 1
             meta = tt[row, 4]
-            lo = meta_lo(meta)
-            thi = meta_hi(meta)
-            if thi < hi:
-                hi = thi
-            if lo >= beta:
+            cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
+            if cut:
                 stats[S_TTCUT] += 1
-                return lo
-            if hi <= alpha:
-                stats[S_TTCUT] += 1
-                return hi
-            if lo > alpha:
-                alpha = lo
+                return v
             first = meta_best(meta)
+        if tleft >= QMIN:
+            # Twins (same relative ranks): their bounds, widened by the points they can differ by.
+            u = h1[0] | h1[1] | h1[2] | h1[seats - 1]
+            q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
+            qb = qslot(qt, q0, q1, q2, q3)
+            found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
+            if found:
+                stats[S_QHITS] += 1
+                cut, v, alpha, hi = narrow(qlo, qhi, hi, alpha, beta)
+                if cut:
+                    stats[S_QSCUT] += 1
+                    return v
         if cfg[C_MODE] == MODE_POINTS and cfg[C_CREDIT] == maxm:
             qlo, qhi = quick_bounds(h1, h2, seats, trump, maxm, cfg[C_LAST], bonus, p, won, tleft, ub)
             if qhi < hi:
@@ -341,15 +235,17 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
         ntp = tpts + POINTS[c]
         if pos + 1 == seats:
             g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
-            v = g + search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
+            v = g + search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
                            won | (np.int64(1) << nws), tleft - 1, alpha - g, beta - g)
         else:
-            v = search(h1, h2, cfg, bonus, tt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
+            v = search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
                        ntp, won, tleft, alpha, beta)
         if h1[p] & bit:
             h2[p] |= bit
         else:
             h1[p] |= bit
+        if stats[S_ABORT]:
+            return 0
         mv[ply, MV_VALUE + c] = v
         done |= bit
         if is_max:
@@ -387,4 +283,6 @@ def search(h1, h2, cfg, bonus, tt, mv, stats, ply, p, pos, led, win, wseat, tpts
             lo = best
             hi = best
         store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
+        if qb >= 0:
+            qstore(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN], lo, hi, tleft)
     return best

@@ -54,13 +54,19 @@ def new_table(bits: int = 20) -> np.ndarray:
 
 
 @kernel(noalloc=True)
-def slot_of(tt, k0, k1, k2, k3):
-    """First row of the key's bucket."""
+def bucket_of(rows, bucket, k0, k1, k2, k3):
+    """First row of the key's bucket of ``bucket`` rows, in a table of ``rows`` rows (powers of two)."""
     x = np.uint64(k0) * _H1 ^ np.uint64(k1) * _H2 ^ np.uint64(k2) * _H3 ^ np.uint64(k3) * _H4
     x ^= x >> np.uint64(29)
     x *= _H1
     x ^= x >> np.uint64(32)
-    return np.int64(x & np.uint64(tt.shape[0] - 1)) & ~np.int64(3)
+    return np.int64(x & np.uint64(rows - 1)) & ~np.int64(bucket - 1)
+
+
+@kernel(noalloc=True)
+def slot_of(tt, k0, k1, k2, k3):
+    """First row of the key's bucket."""
+    return bucket_of(tt.shape[0], 4, k0, k1, k2, k3)
 
 
 @kernel(noalloc=True)
@@ -90,6 +96,26 @@ def meta_best(meta):
 
 
 @kernel(noalloc=True)
+def merged(meta, lo, hi):
+    """The bounds ``lo..hi`` intersected with those stored in ``meta``."""
+    return max(lo, meta_lo(meta)), min(hi, meta_hi(meta))
+
+
+@kernel(noalloc=True)
+def pack(lo, hi, best, tleft, gen):
+    """The meta word: lower and upper bound, best lead (-1: none), tricks left, generation."""
+    return (lo + _OFF) | ((hi + _OFF) << 16) | ((best + 1) << 32) | (tleft << 40) | (gen << 48)
+
+
+@kernel(noalloc=True)
+def write_key(tt, row, k0, k1, k2, k3):
+    tt[row, 0] = k0
+    tt[row, 1] = k1
+    tt[row, 2] = k2
+    tt[row, 3] = k3
+
+
+@kernel(noalloc=True)
 def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
     """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
     # Probe again: the searches below this node may have replaced the row found on entry.
@@ -107,25 +133,17 @@ def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
             if d < worst:
                 worst = d
                 row = r
-        tt[row, 0] = k0
-        tt[row, 1] = k1
-        tt[row, 2] = k2
-        tt[row, 3] = k3
+        write_key(tt, row, k0, k1, k2, k3)
     else:
         m = tt[row, 4]
-        olo = meta_lo(m)
-        ohi = meta_hi(m)
-        if olo > lo:
-            lo = olo
-        if ohi < hi:
-            hi = ohi
+        lo, hi = merged(m, lo, hi)
         if best < 0:
             best = meta_best(m)
-    tt[row, 4] = (lo + _OFF) | ((hi + _OFF) << 16) | ((best + 1) << 32) | (tleft << 40) | (gen << 48)
+    tt[row, 4] = pack(lo, hi, best, tleft, gen)
 
 
 @kernel(noalloc=True)
 def clear(tt):
     for r in range(tt.shape[0]):
-        for j in range(5):
+        for j in range(tt.shape[1]):
             tt[r, j] = 0

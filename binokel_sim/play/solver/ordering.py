@@ -1,0 +1,132 @@
+"""Move ordering and equivalent cards for :func:`.search.search`.
+
+``order_moves`` writes the legal card types of the player to move into the ply's row of
+the move buffer, likeliest best first (see the design in :mod:`binokel_sim.play.solver`);
+``twin_bound`` finds an already searched card whose result settles another one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from binokel_sim.jit import kernel
+from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
+from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, HIST, KILLER, MV_SCORE, MV_VALUE
+
+
+@kernel(noalloc=True)
+def _safe(h1, cfg, p, pos, wcard, led):
+    """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    side = (cfg[C_MAX] >> p) & 1
+    ls = led // 6
+    for k in range(1, seats - pos):
+        q = (p + k) % seats
+        if ((cfg[C_MAX] >> q) & 1) == side:
+            continue
+        h = h1[q]
+        if h & HIGHER_MASK[wcard]:
+            if wcard // 6 == ls or (h & SUIT_MASK[ls]) == 0:
+                return False
+        if trump >= 0 and wcard // 6 != trump and (h & SUIT_MASK[ls]) == 0 and (h & SUIT_MASK[trump]):
+            return False
+    return True
+
+
+@kernel(noalloc=True)
+def twin_bound(h1, p, seats, win, c, done, mv, ply):
+    """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
+    ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
+
+    Cards ``e`` and ``c`` of one suit held by seat ``p`` are equivalent when no other seat holds a
+    card ranked between them or equal to either, and the trick's winning card does not separate
+    them: every trick then goes the same way after either play (swap them for the rest of the
+    deal), and only the two cards' points can land in different tricks.
+    """
+    s = c // 6
+    cand = done & SUIT_MASK[s]
+    if cand == 0:
+        return -1, 0
+    others = np.int64(0)
+    for q in range(seats):
+        if q != p:
+            others |= h1[q]
+    bestd = -1
+    bestv = 0
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        e = 0
+        while (low >> e) != 1:
+            e += 1
+        a = min(e, c)
+        b = max(e, c)
+        span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
+        if others & span:
+            continue
+        if win >= 0 and a < win <= b:
+            continue
+        d = abs(POINTS[e] - POINTS[c])
+        if bestd < 0 or d < bestd:
+            bestd = d
+            bestv = mv[ply, MV_VALUE + e]
+    return bestd, bestv
+
+
+@kernel(noalloc=True)
+def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
+    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    maxm = cfg[C_MAX]
+    side = (maxm >> p) & 1
+    opp = np.int64(0)
+    for q in range(seats):
+        if ((maxm >> q) & 1) != side:
+            opp |= h1[q]
+    n = 0
+    m = legal
+    while m:
+        low = m & -m
+        c = 0
+        while (low >> c) != 1:
+            c += 1
+        m ^= low
+        pts = POINTS[c]
+        if c == first:
+            sc = 10000 * 4096
+        elif c == stats[KILLER + ply]:
+            sc = 9000 * 4096
+        elif pos == 0:
+            s = c // 6
+            top = (opp & HIGHER_MASK[c]) == 0
+            if top and (s == trump or trump < 0 or (opp & SUIT_MASK[trump]) == 0):
+                sc = 5000 + pts
+            elif top:
+                sc = 3000 + pts
+            else:
+                sc = 1000 - pts * 8 + c % 6
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
+        else:
+            b = beats(c, win, trump)
+            ws = p if b else wseat
+            wc = c if b else win
+            mine = ((maxm >> ws) & 1) == side
+            if mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
+                sc = 5000 + pts
+            elif mine:
+                sc = 3000 + (6 - c % 6) * 4 - pts
+            else:
+                sc = 1000 - pts * 8
+            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
+        # insertion sort, descending
+        j = n
+        while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:
+            mv[ply, MV_SCORE + j] = mv[ply, MV_SCORE + j - 1]
+            mv[ply, j] = mv[ply, j - 1]
+            j -= 1
+        mv[ply, MV_SCORE + j] = sc
+        mv[ply, j] = c
+        n += 1
+    return n

@@ -1,0 +1,222 @@
+"""Queries that ask the solver only what the answer needs: threshold, grid and anytime interval.
+
+Each query is a sequence of zero-window tests "value >= t?" (:func:`.driver.test`) on one
+table, and returns a :class:`Result`: the proven interval ``lo <= value <= hi`` (exact
+when ``lo == hi``) and its cost. A test's fail-soft result narrows the interval beyond
+its target, so every answer is at least as narrow as the question asked.
+
+* ``exact``: the value (the driver's tests from above, :func:`.driver.value`).
+* ``at_least(T)``: one test. Far from the value it costs 1-4 % of the exact value.
+* ``grid(step, lo, hi)``: the grid interval ``[lo + k*step, lo + (k+1)*step)`` holding the
+  value, grid points above ``hi`` left untested: tests from above at grid points, one
+  succeeds. Bids and melds are multiples of 10, so a grid of 10 decides every bid.
+* ``bounds(budget)``: an anytime interval. Tests from above with a coarse step first
+  (each failure lowers ``hi``, one success per step fixes ``lo``), then finer steps, the
+  last one the exact driver itself. Under a budget (nodes and/or seconds) each test first
+  gets a share of it; one cut off is replaced by an easier test lower down (see
+  :func:`run_bounds`). When the budget runs out the running test is abandoned and the
+  interval proven so far is returned. Enough budget gives the exact value.
+
+>>> from binokel_sim.play.solver import Position, Solver
+>>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+>>> s = Solver()
+>>> r = s.grid(pos, step=10)
+>>> (r.lo, r.hi, r.exact), s.at_least(pos, 30).reached
+((34, 34, True), True)
+>>> parse_budget("5s"), parse_budget("200000n")
+((None, 5.0), (200000, None))
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from binokel_sim.errors import InputError
+from binokel_sim.play.solver.search import C_LIMIT, S_ABORT, S_NODES
+
+#: Steps of the anytime ``bounds`` driver: a coarse interval first, then finer ones; 1 is exact.
+BOUNDS_STEPS = (30, 10, 1)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Proven interval ``lo <= value <= hi`` of a query, its node count and seconds.
+
+    ``reached``: for ``at_least``, whether the target (and trick) is reached; ``None`` if
+    the query was cut off first (and for the other queries).
+    """
+
+    lo: int
+    hi: int
+    nodes: int
+    seconds: float
+    reached: bool | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    def as_dict(self) -> dict:
+        out = {"lo": self.lo, "hi": self.hi, "exact": self.exact, "nodes": self.nodes,
+               "seconds": round(self.seconds, 6)}
+        if self.reached is not None:
+            out["reached"] = self.reached
+        return out
+
+
+def _int(name: str, v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{name}: expected an integer, got {v!r}")
+    return v
+
+
+def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nodes=None, budget_seconds=None) -> None:
+    """Validate a query's fields once; raises :class:`InputError` naming the field.
+
+    >>> check_query("grid", step=0)
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: step: must be positive, got 0
+    """
+    if query not in QUERIES:
+        raise InputError(f"query: unknown query {query!r} (choose {', '.join(QUERIES)})")
+    given = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    for name, v in given.items():
+        if v is not None and name not in FIELDS[query]:
+            raise InputError(f"{name}: not a field of the {query} query (it takes {', '.join(FIELDS[query])})")
+    if query == "at_least" and target is None:
+        raise InputError("target: the at_least query needs a target")
+    if target is not None:
+        _int("target", target)
+    if step is not None and _int("step", step) <= 0:
+        raise InputError(f"step: must be positive, got {step}")
+    if lo is not None and hi is not None and _int("lo", lo) > _int("hi", hi):
+        raise InputError(f"lo: {lo} is above hi {hi}")
+    for name, v in (("lo", lo), ("hi", hi)):
+        if v is not None:
+            _int(name, v)
+    if budget_nodes is not None and _int("budget_nodes", budget_nodes) <= 0:
+        raise InputError(f"budget_nodes: must be positive, got {budget_nodes}")
+    if budget_seconds is not None:
+        if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
+            raise InputError(f"budget_seconds: expected a number, got {budget_seconds!r}")
+        if not budget_seconds > 0:
+            raise InputError(f"budget_seconds: must be positive, got {budget_seconds}")
+
+
+QUERIES = ("exact", "at_least", "grid", "bounds")
+#: The fields each query takes (``target`` with ``exact``: a second, threshold query).
+FIELDS = {"exact": ("target",), "at_least": ("target",), "grid": ("step", "lo", "hi"),
+          "bounds": ("budget_nodes", "budget_seconds")}
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``"5s"`` -> 5 seconds, ``"200000n"`` -> 200000 nodes (``"2.5s"``, ``"3e6n"`` too)."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([sn])\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise InputError(f"budget: expected seconds like 5s or nodes like 200000n, got {text!r}")
+    x = float(m.group(1))
+    if x <= 0:
+        raise InputError(f"budget: must be positive, got {text!r}")
+    if m.group(2).lower() == "s":
+        return None, x
+    if x != int(x):
+        raise InputError(f"budget: a node count must be whole, got {text!r}")
+    return int(x), None
+
+
+class Run:
+    """One query's tests on a prepared search: ``search(t) -> g`` (:func:`.driver.test`) with its
+    ``cfg`` and ``stats`` arrays; ``limit``: the query's node budget (0: none); ``until``: its
+    deadline (``time.perf_counter()``), if any. ``lo``/``hi``: the interval proven so far."""
+
+    def __init__(self, search, cfg, stats, lo: int, hi: int, limit: int = 0, until: float | None = None):
+        self.search, self.cfg, self.stats = search, cfg, stats
+        self.lo, self.hi = lo, hi
+        self.limit, self.until = limit, until
+
+    def exhausted(self) -> bool:
+        """Whether the query's own budget (not a test's share) is spent."""
+        return bool((self.limit and self.stats[S_NODES] >= self.limit)
+                    or (self.until is not None and time.perf_counter() >= self.until) or self.stats[S_ABORT] == 2)
+
+    def ask(self, t: int, share: int = 0) -> bool | None:
+        """Test "value >= t" and narrow [lo, hi]; ``None`` if cut off first -- by the query's
+        budget, or after ``share`` more nodes (then the search may go on: see :meth:`exhausted`)."""
+        cap = self.limit
+        if share:
+            cap = min(cap or 1 << 62, int(self.stats[S_NODES]) + share)
+        self.cfg[C_LIMIT] = cap
+        g = int(self.search(t))
+        self.cfg[C_LIMIT] = self.limit
+        if self.stats[S_ABORT]:
+            if not self.exhausted():
+                self.stats[S_ABORT] = 0
+            return None
+        if g >= t:
+            self.lo = max(self.lo, g)
+            return True
+        self.hi = min(self.hi, g)
+        return False
+
+
+def run_grid(run: Run, step: int, lo: int, hi: int) -> None:
+    """Tests from above at grid points ``lo + k*step <= hi`` until one succeeds (or none is left)."""
+    top = min(run.hi, hi)
+    while top >= lo:
+        t = lo + (top - lo) // step * step
+        if t <= run.lo:
+            return
+        ok = run.ask(t)
+        if ok is None or ok:
+            return
+        top = run.hi
+
+
+def run_bounds(run: Run, share: int = 0) -> None:
+    """The anytime driver (see the module docstring); the last step is the exact driver.
+
+    With a budget each test gets a ``share`` of nodes first: a test cut off by it is
+    replaced by an easier one, halfway down to ``lo`` (a proof far below the value costs a
+    fraction of one close to it), and the share doubles -- so the budget buys lower bounds
+    instead of one unfinished proof; after a cut the driver bisects. Bounds found on the
+    way stay in the table.
+    """
+    cut = False
+    for step in BOUNDS_STEPS:
+        while run.hi - run.lo >= step:
+            # Once a test was cut off the value is costly to pin down: bisect [lo, hi] instead.
+            t = run.lo + max(1, (run.hi - run.lo + 1) // 2) if cut else max(run.lo + 1, run.hi - step + 1)
+            while run.ask(t, share) is None:
+                if run.exhausted():
+                    return
+                cut = True
+                share *= 2
+                t = run.lo + max(1, (t - run.lo) // 2)
+
+
+class Deadline:
+    """Sets ``stats[flag]`` after ``seconds`` from another thread (the kernels release the GIL)."""
+
+    def __init__(self, stats, flag: int, seconds: float | None):
+        self.timer = None
+        if seconds is not None:
+            # 2, not 1: a query's deadline, not a test's share of nodes (see Run.exhausted)
+            self.timer = threading.Timer(seconds, stats.__setitem__, (flag, 2))
+            self.timer.daemon = True
+
+    def __enter__(self):
+        if self.timer is not None:
+            self.timer.start()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer.join()
+        self.seconds = time.perf_counter() - self.t0
+        return False

@@ -1,0 +1,27 @@
+"""Array layouts shared by the search kernels: ``cfg`` slots, ``stats`` slots, move-buffer columns.
+
+>>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 17
+(9, 72, True)
+"""
+
+# cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``.
+C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT = range(9)
+CFG_SIZE = 9
+MODE_POINTS, MODE_TRICKS = 0, 1
+#: Most cards a search can play (4 seats x 12 cards).
+MAX_PLY = 64
+#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
+MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
+#: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
+#: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
+#: history score of a move. ``stats[S_ABORT]`` != 0 stops the search: set by the kernel when
+#: ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time budget; the kernels
+#: release the GIL). An aborted search returns a meaningless value and stores nothing, so every
+#: table entry stays a proven fact.
+S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT, S_QHITS, S_QSCUT = range(12)
+HIST = 12
+#: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
+KILLER = HIST + 4 * 24
+#: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
+DEPTH = KILLER + MAX_PLY
+STATS_SIZE = DEPTH + 17
