@@ -3,6 +3,7 @@
 # One line per command module; keep alphabetical.
 from . import bid  # noqa: F401
 from . import compare  # noqa: F401
+from . import corpus  # noqa: F401
 from . import deal  # noqa: F401
 from . import melds  # noqa: F401
 from . import odds_bids  # noqa: F401

@@ -48,9 +48,9 @@ def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.nd
     return with_tapp, without
 
 
-def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
-                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
-    """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
+def deal_frame(rules: Rules, seed: int, chunk: Chunk, stream: tuple[int, ...] = STREAM_STUDY
+               ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """(rows with the features and melds-only columns, hands uint8[n, seats, 24], tapp uint8[n, 24]) of a chunk."""
     rows = Dealer(rules, seed, stream=stream).deal(chunk.size, start=chunk.start)
     hands, tapp = deal_counts(rows, rules)
     idx = np.arange(chunk.start, chunk.stop)
@@ -65,7 +65,31 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
     df["melds_with_tapp"] = with_tapp
     df["melds_tapp_unseen"] = without
     df["melds_tapp_value"] = with_tapp - without
+    return df, hands, tapp
+
+
+def add_play_columns(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Append the double-dummy columns of :func:`study_chunk` from :func:`play_deals`-style arrays."""
+    df["value"] = cols["value"]
+    df["took"] = cols["took"]
+    df["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
+    df["code"] = cols["code"]
+    df["special_made"] = cols["special_made"]
+    df["result"] = cols["result"]
+    df["base_result"] = cols["base_result"]
+    df["tapp_value"] = cols["result"] - cols["base_result"]
+    df["subjective"] = list(cols["subjective"])
+    df["subjective_took"] = list(cols["subjective_took"])
+    return df
+
+
+def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
+                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
+    """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
+    df, hands, tapp = deal_frame(rules, seed, chunk, stream)
     if play:
+        idx = df["deal"].to_numpy()
+        seats = df["soloist"].to_numpy()
         cols: dict[str, np.ndarray] = {}
         for s in range(rules.n_seats):
             sel = np.nonzero(seats == s)[0]
@@ -79,16 +103,7 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
                 if k not in cols:
                     cols[k] = np.zeros((chunk.size, *v.shape[1:]), dtype=v.dtype)
                 cols[k][sel] = v
-        df["value"] = cols["value"]
-        df["took"] = cols["took"]
-        df["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
-        df["code"] = cols["code"]
-        df["special_made"] = cols["special_made"]
-        df["result"] = cols["result"]
-        df["base_result"] = cols["base_result"]
-        df["tapp_value"] = cols["result"] - cols["base_result"]
-        df["subjective"] = list(cols["subjective"])
-        df["subjective_took"] = list(cols["subjective_took"])
+        add_play_columns(df, cols)
     return df
 
 
