@@ -7,7 +7,7 @@ import pandas as pd
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import table_writer, write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option
@@ -26,7 +26,7 @@ from .study_options import study_options
 @json_option
 @quiet_option
 @scale_options
-def odds_bids_cmd(rules, seed, deals, policy, melds_only, confidence, min_n, out, as_json, quiet, scale) -> None:
+def odds_bids_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, confidence, min_n, out, as_json, quiet, scale) -> None:
     """Over random hands: the ceiling bid (E[score] > 0) and the safe bid by meld points and aces.
 
     \b
@@ -39,14 +39,16 @@ def odds_bids_cmd(rules, seed, deals, policy, melds_only, confidence, min_n, out
         raise InputError("--melds-only: bid levels need the double-dummy play")
     if out:
         table_writer(out)
-    df = study_deals(rules, deals, seed=seed, policy=policy, scale=scale)
+    df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir)
+    deals = len(df)
     table = bid_levels(rules, df, confidence, min_n)
     if out:
         write_table(table, out)
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "confidence": confidence}
     if as_json:
-        echo_json({**head, "table": table.to_dict(orient="records")})
+        echo_json({**head, "source": source, "table": table.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
         click.echo(table.to_string(index=False))

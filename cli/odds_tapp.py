@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import check_figure_path, table_writer, write_figure, write_table
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option
@@ -25,7 +25,7 @@ from .study_options import study_options
 @json_option
 @quiet_option
 @scale_options
-def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, chart_path, as_json, quiet, scale) -> None:
+def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out, dist_out, chart_path, as_json, quiet, scale) -> None:
     """Tapp value = E[result with the best exchange] - E[result with the Tapp laid away unseen].
 
     \b
@@ -37,7 +37,9 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, chart_p
             table_writer(path)
     if chart_path:
         check_figure_path(chart_path)
-    df = study_deals(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale)
+    df, source = study_rows(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale, fresh=fresh,
+                            corpus=corpus_dir)
+    deals = len(df)
     overall, classes, dist = summary(df), by_class(df), distribution(df)
     if out:
         write_table(classes, out)
@@ -47,10 +49,11 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, chart_p
         write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}"), chart_path)
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
-        echo_json({**head, "overall": overall.to_dict(orient="records")[0],
+        echo_json({**head, "source": source, "overall": overall.to_dict(orient="records")[0],
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
         click.echo(overall.to_string(index=False))
         click.echo("")
