@@ -72,14 +72,20 @@ def _read_chunk(folder: Path, entry: dict[str, Any]) -> pd.DataFrame:
     return df
 
 
-def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, skip_bad: bool = False) -> Corpus:
-    """The corpus in ``folder``; with ``rules``, it must have been built with those rules (content hash)."""
+def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, skip_bad: bool = False,
+                below: int | None = None) -> Corpus:
+    """The corpus in ``folder``; with ``rules``, it must have been built with those rules (content hash).
+
+    ``below``: read only the chunks holding deals below it (the rows may go past it).
+    """
     folder = Path(folder)
     m = read_manifest(folder)
     if rules is not None:
         check_rules(m, load_rules(rules), folder)
     frames, bad = [], []
     for entry in sorted(m["chunks"], key=lambda c: c["index"]):
+        if below is not None and int(entry["start"]) >= below:
+            continue
         try:
             frames.append(_read_chunk(folder, entry))
         except InputError:
@@ -177,7 +183,8 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
               f"  Tapp value (paired):            {pm(h['tapp_value'])}",
               f"  Durch makeable:                 {pm(h['durch_makeable'], '{:.4f}')}",
               f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
-              f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}",
+              f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
+              f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
               "  P(make), melds kept counted:"]
     lines += [f"    bid {r['bid']}: {r['p_make']:.3f} ± {r['se']:.3f}" for r in h["make"]]
     if c.bad:

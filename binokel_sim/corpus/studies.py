@@ -66,7 +66,7 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
         folder = find_corpus(rules, seed=seed, policy=policy)
     c = None
     if folder is not None:
-        c = load_corpus(folder, rules, skip_bad=True)
+        c = load_corpus(folder, rules, skip_bad=True, below=deals)
         for key, want in (("seed", seed), ("policy", policy)):
             if c.manifest[key] != want:
                 raise InputError(f"--corpus {os.fspath(folder)} was built with {key} {c.manifest[key]}, not {want}")
@@ -82,5 +82,5 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
     if c is not None:
         prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
-                     "corpus_deals": c.n, "solver_version": c.manifest.get("solver_version")})
+                     "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})
     return df, prov
