@@ -282,11 +282,13 @@ def run_job(job: Job, scale: Scale, desc: str | None = None) -> list[Any]:
     return run_jobs([job], scale, desc or job.name)[0]
 
 
-def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs") -> list[list[Any]]:
+def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs",
+             on_result: Callable[[int, Chunk, Any], None] | None = None) -> list[list[Any]]:
     """Run the chunks of several jobs in one pool (one progress bar); per job, its results in
     chunk order -- the same numbers as running each job alone. Workers pick chunks in the
     order given, so list the slowest job first: no worker idles while another finishes a
-    long job's last chunk.
+    long job's last chunk. ``on_result(job index, chunk, result)`` runs as each chunk
+    finishes (from worker threads: it must be thread-safe), e.g. to store it at once.
 
     >>> jobs = [Job("demo", _demo_chunk, n=10, seed=1, chunk_size=4), Job("demo", _demo_chunk, n=3, seed=1)]
     >>> run_jobs(jobs, Scale(workers=2))
@@ -318,6 +320,8 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs") -> list[list
         if ckpt is not None:
             ckpt.save(c, value)
         results[j][c.index] = value
+        if on_result is not None:
+            on_result(j, c, value)
         bar.update(c.size)
 
     try:

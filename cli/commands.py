@@ -13,6 +13,7 @@ from binokel_sim import __version__
 
 from .bid import bid_cmd
 from .compare import compare_cmd
+from .corpus import corpus
 from .deal import deal_cmd
 from .melds import melds_cmd
 from .odds_bids import odds_bids_cmd
@@ -48,7 +49,7 @@ def fit() -> None:
 # One line per command; keep alphabetical within each group.
 for command in (bid_cmd, calibrate_cmd, compare_cmd, deal_cmd, melds_cmd, report_cmd, solve_cmd):
     cli.add_command(command)
-for group in (fit, odds, simulate):
+for group in (corpus, fit, odds, simulate):
     cli.add_command(group)
 fit.add_command(fit_formula_cmd)
 odds.add_command(odds_bids_cmd)

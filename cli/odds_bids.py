@@ -7,7 +7,7 @@ import pandas as pd
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
@@ -18,14 +18,15 @@ from .study_options import study_options
 @click.command("bids", short_help="Bidding table: ceiling and safe bid by hand class.")
 @rules_option
 @seed_option
-@study_options
+@study_options(corpus=True)
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--min-n", type=click.IntRange(min=2), default=20, show_default=True, help="Smallest class shown.")
 @out_option()
 @json_option
 @quiet_option
 @scale_options
-def odds_bids_cmd(rules, seed, deals, policy, confidence, min_n, out, as_json, quiet, scale) -> None:
+def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min_n, out, as_json, quiet,
+                  scale) -> None:
     """Over random hands: the ceiling bid (E[score] > 0) and the safe bid by meld points and aces.
 
     \b
@@ -34,14 +35,16 @@ def odds_bids_cmd(rules, seed, deals, policy, confidence, min_n, out, as_json, q
     """
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    df = study_deals(rules, deals, seed=seed, policy=policy, scale=scale)
+    df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir)
+    deals = len(df)
     table = bid_levels(rules, df, confidence, min_n)
     if out:
         write_table(table, out)
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "confidence": confidence}
     if as_json:
-        echo_json({**head, "table": table.to_dict(orient="records")})
+        echo_json({**head, "source": source, "table": table.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
         click.echo(table.to_string(index=False))

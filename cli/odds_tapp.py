@@ -8,7 +8,7 @@ import click
 import pandas as pd
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import write_figure, write_table
 
 from .common import (charts_options, echo_json, json_option, out_option, output_option, quiet_option, rules_option,
@@ -20,22 +20,24 @@ from .study_options import study_options
 @click.command("tapp", short_help="The Tapp's value: best exchange against the Tapp laid away unseen.")
 @rules_option
 @seed_option
-@study_options(melds_only=True)
+@study_options(melds_only=True, corpus=True)
 @out_option("Write the by-class table to FILE.csv, .parquet or .json.")
 @output_option("--dist-out", help="Write the distribution table to FILE.csv, .parquet or .json.")
 @charts_options
 @json_option
 @quiet_option
 @scale_options
-def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, charts, chart_format, as_json, quiet,
-                  scale) -> None:
+def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out, dist_out, charts, chart_format,
+                  as_json, quiet, scale) -> None:
     """Tapp value = E[result with the best exchange] - E[result with the Tapp laid away unseen].
 
     \b
     Example:
       binokel odds tapp --deals 2000 --out tapp.csv --charts charts/
     """
-    df = study_deals(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale)
+    df, source = study_rows(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale, fresh=fresh,
+                            corpus=corpus_dir)
+    deals = len(df)
     overall, classes, dist = summary(df), by_class(df), distribution(df)
     if out:
         write_table(classes, out)
@@ -46,10 +48,11 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, out, dist_out, charts,
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
-        echo_json({**head, "overall": overall.to_dict(orient="records")[0],
+        echo_json({**head, "source": source, "overall": overall.to_dict(orient="records")[0],
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
         click.echo(overall.to_string(index=False))
         click.echo("")

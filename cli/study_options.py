@@ -9,15 +9,25 @@ import click
 from binokel_sim.exchange.candidates import POLICIES
 
 
-def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: bool = False) -> Callable:
-    """``--deals N`` and ``--policy P``; with ``melds_only``, also ``--melds-only`` (skip the double-dummy play)."""
+def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: bool = False,
+                  corpus: bool = False) -> Callable:
+    """``--deals N`` and ``--policy P``; with ``melds_only``, also ``--melds-only`` (skip the double-dummy play);
+    with ``corpus``, also ``--fresh`` and ``--corpus DIR`` (read solved deals from a matching corpus)."""
 
     def deco(f: Callable) -> Callable:
+        if corpus:
+            f = click.option("--corpus", "corpus_dir", type=click.Path(), default=None,
+                             help="Read solved deals from this corpus folder (rules, seed and policy must match).")(f)
+            f = click.option("--fresh", is_flag=True,
+                             help="Solve every deal afresh, even where a matching corpus holds it.")(f)
         if melds_only:
             f = click.option("--melds-only", is_flag=True,
                              help="Melds and discards only: no double-dummy play (fast).")(f)
         f = click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
                          help="Exchange policy of the soloist.")(f)
+        if corpus:  # the default is what a matching corpus holds
+            return click.option("--deals", type=click.IntRange(min=2), default=None,
+                                help=f"Random deals to play out (default: all of a matching corpus, else {deals}).")(f)
         return click.option("--deals", type=click.IntRange(min=2), default=deals, show_default=True,
                             help="Random deals to play out.")(f)
 

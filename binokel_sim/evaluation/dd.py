@@ -67,6 +67,7 @@ def default_specials() -> Specials:
                        (0,) * counts.shape[0], ())
         return queries.durch(pos) if code == DURCH_CODE else queries.bettel(pos)
 
+    made.queries = queries  # type: ignore[attr-defined]  # its ``nodes``: the last query's search nodes
     return made
 
 

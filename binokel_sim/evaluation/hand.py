@@ -170,7 +170,8 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     return dict(
         value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
         subjective_took=ch.subjective_took, discard_points=disc_pts,
-        result=result, base_result=base_result, durch=durch,
+        result=result, base_result=base_result, durch=durch, kept=kept,
+        base_code=base[0] if baseline and base is not None else code, base_value=base_value if baseline else value,
     )
 
 

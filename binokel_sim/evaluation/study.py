@@ -53,9 +53,9 @@ def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.nd
     return with_tapp, without
 
 
-def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
-                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
-    """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
+def deal_frame(rules: Rules, seed: int, chunk: Chunk, stream: tuple[int, ...] = STREAM_STUDY
+               ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """(rows with the features and melds-only columns, hands uint8[n, seats, 24], tapp uint8[n, 24]) of a chunk."""
     rows = Dealer(rules, seed, stream=stream).deal(chunk.size, start=chunk.start)
     hands, tapp = deal_counts(rows, rules)
     idx = np.arange(chunk.start, chunk.stop)
@@ -70,7 +70,31 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
     df["melds_with_tapp"] = with_tapp
     df["melds_tapp_unseen"] = without
     df["melds_tapp_value"] = with_tapp - without
+    return df, hands, tapp
+
+
+def add_play_columns(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Append the double-dummy columns of :func:`study_chunk` from :func:`play_deals`-style arrays."""
+    df["value"] = cols["value"]
+    df["took"] = cols["took"]
+    df["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
+    df["code"] = cols["code"]
+    df["special_made"] = cols["special_made"]
+    df["result"] = cols["result"]
+    df["base_result"] = cols["base_result"]
+    df["tapp_value"] = cols["result"] - cols["base_result"]
+    df["subjective"] = list(cols["subjective"])
+    df["subjective_took"] = list(cols["subjective_took"])
+    return df
+
+
+def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
+                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
+    """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
+    df, hands, tapp = deal_frame(rules, seed, chunk, stream)
     if play:
+        idx = df["deal"].to_numpy()
+        seats = df["soloist"].to_numpy()
         cols: dict[str, np.ndarray] = {}
         for s in range(rules.n_seats):
             sel = np.nonzero(seats == s)[0]
@@ -84,26 +108,18 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
                 if k not in cols:
                     cols[k] = np.zeros((chunk.size, *v.shape[1:]), dtype=v.dtype)
                 cols[k][sel] = v
-        df["value"] = cols["value"]
-        df["took"] = cols["took"]
-        df["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
-        df["code"] = cols["code"]
-        df["special_made"] = cols["special_made"]
-        df["result"] = cols["result"]
-        df["base_result"] = cols["base_result"]
-        df["tapp_value"] = cols["result"] - cols["base_result"]
-        df["subjective"] = list(cols["subjective"])
-        df["subjective_took"] = list(cols["subjective_took"])
+        add_play_columns(df, cols)
     return df
 
 
 def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1, policy: str = "heuristic",
                 settings: EvalSettings | None = None, play: bool = True, dd: DD | None = None,
                 stream: tuple[int, ...] = STREAM_STUDY, chunk_size: int = 24, baseline: bool = True,
-                scale: Scale | None = None) -> pd.DataFrame:
-    """``deals`` random deals, one row each (features, melds-only and double-dummy outcomes).
+                scale: Scale | None = None, start: int = 0) -> pd.DataFrame:
+    """Deals ``start .. deals - 1``, one row each (features, melds-only and double-dummy outcomes).
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
+    ``start``: skip the first deals (e.g. those a corpus already holds); rows do not depend on it.
     ``scale`` (a :class:`binokel_sim.runner.Scale`): workers, progress, checkpoint, scheduler;
     the chunks run as a :class:`~binokel_sim.runner.Job`. A replaced back end ``dd`` is a
     closure, not a plain parameter: it runs on local threads, and a checkpoint or scheduler
@@ -113,11 +129,13 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
     rules.require_auction("study deals (Tapp, bids)")
     st = (settings or EvalSettings(policy=policy)).check()
     if dd is None:
-        job = Job("study-deals", study_job_chunk, n=deals, seed=seed, rules=rules, chunk_size=chunk_size,
-                  params={"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline})
+        params = {"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline}
+        job = Job("study-deals", study_job_chunk, n=deals - start, seed=seed, rules=rules, chunk_size=chunk_size,
+                  params={**params, "start": start} if start else params)
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
+    chunks = [Chunk(c.index, c.start + start, c.stop + start) for c in chunk_ranges(deals - start, chunk_size)]
     frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
-                              chunk_ranges(deals, chunk_size), scale, desc="deals", what="a replaced dd back end")
+                              chunks, scale, desc="deals", what="a replaced dd back end")
     return pd.concat(frames, ignore_index=True)
 
 
@@ -125,6 +143,8 @@ def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
     """:func:`study_chunk` as a :class:`~binokel_sim.runner.Job` calls it (top-level, so it pickles for Dask)."""
     p = job.params
     st = EvalSettings(**p["settings"]).check()
+    off = int(p.get("start", 0))
+    chunk = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
     return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]))
 
 

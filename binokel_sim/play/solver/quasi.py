@@ -139,7 +139,9 @@ def quasi_key(h1, h2, seats, k0, k1, u):
     top = np.int64(0xFFFF) << 48
     r0 = pext(h1[0], u) | (pext(h2[0], u) << 24) | (k0 & top)
     r1 = pext(h1[1], u) | (pext(h2[1], u) << 24) | (k1 & top)
-    r2 = pext(h1[2], u) | (pext(h2[2], u) << 24) | (per_suit << 48)
+    r2 = per_suit << 48
+    if seats >= 3:  # two-hand Binokel: seats 0 and 1 only
+        r2 |= pext(h1[2], u) | (pext(h2[2], u) << 24)
     r3 = np.int64(0)
     if seats == 4:
         r3 = pext(h1[3], u) | (pext(h2[3], u) << 24)

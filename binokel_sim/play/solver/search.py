@@ -165,7 +165,9 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             first = meta_best(meta)
         if tleft >= QMIN:
             # Twins (same relative ranks): their bounds, widened by the points they can differ by.
-            u = h1[0] | h1[1] | h1[2] | h1[seats - 1]
+            u = h1[0] | h1[1] | h1[seats - 1]
+            if seats == 4:  # two-hand Binokel has seats 0 and 1 only: never read past them
+                u |= h1[2]
             q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
             qb = qslot(qt, q0, q1, q2, q3)
             found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])

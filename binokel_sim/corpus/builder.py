@@ -1,0 +1,275 @@
+"""Build or extend a corpus of solved deals: seeded chunks written as they finish.
+
+Deal ``i`` is deal ``i`` of the study stream under the seed
+(:func:`binokel_sim.evaluation.study.deal_frame`), with soloist ``i mod players``, so a
+corpus row equals the row a fresh study (``odds tapp`` / ``odds bids`` with the same
+seed and policy) computes for that deal. Each deal runs the study's pipeline
+(:func:`binokel_sim.evaluation.hand.play_deals`: exchange, double-dummy value of the
+contract, the Tapp-unseen baseline, a Durch check) on its own, so its nodes and CPU
+seconds are its own; exact values do not depend on the chunking or the worker count.
+
+Chunk ``k`` holds deals ``k * chunk_size ..``; a build to N deals fills what is
+missing below N (a partial last chunk is completed, never re-solved), so building
+more deals appends and a killed build loses at most the chunks in flight. A chunk
+file that is missing, truncated or altered (SHA-256 in the manifest) is recomputed.
+
+Policy: ``heuristic`` (the studies' default) -- see :data:`POLICY_NOTE`. Measured
+(``benchmarks/bench_corpus.py``, ``standard``, the same 20 deals, CPU time on the
+shared 2-core machine): ``heuristic`` 2.00 s per deal with the Durch check (1.92 s
+without), ``melds`` 2.23 s (20 % more nodes), today's study deal 2.46 s; ``melds``
+also plays worse (mean total 188 against 257, Tapp value 44 against 108), so its
+baseline would understate the Tapp. ``sampled`` solves every candidate on inner deals
+(~16 solves per deal): out of budget.
+
+>>> import tempfile
+>>> m = build_corpus("four-solo", 4, tempfile.mkdtemp(), seed=3, chunk_size=2)
+>>> m["deals"], [c["stop"] for c in m["chunks"]]
+(4, [2, 4])
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import datetime, UTC
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim import __version__
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.dd import DD, default_specials, melds_batch
+from binokel_sim.evaluation.hand import EvalSettings, play_deals
+from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
+from binokel_sim.exchange.candidates import check_policy
+from binokel_sim.output import atomic_path, write_json
+from binokel_sim.rules import Rules, load_rules
+from binokel_sim.runner import Chunk, Job, Scale, run_jobs
+
+from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, rules_hash, solver_version
+
+DEFAULT_POLICY = "heuristic"
+#: Why the shipped corpora use DEFAULT_POLICY (also written to each manifest).
+POLICY_NOTE = (
+    "heuristic: the studies' default exchange policy (best cheap-stage value with the play "
+    "weights), so corpus rows equal fresh study rows; it costs no solver calls to choose "
+    "(unlike 'sampled', which plays every candidate on inner deals), and unlike 'melds' it "
+    "values the cards it keeps for play, which makes the Tapp-value baseline the soloist's "
+    "actual best plain choice rather than a meld-count one")
+DEFAULT_CHUNK = 200
+
+
+def _counting_dd() -> tuple[DD, list[int]]:
+    """A double-dummy back end that also counts its search nodes (in ``counter[0]``)."""
+    from binokel_sim.play.solver import max_points_batch_into
+    from binokel_sim.play.solver.table import bits_for
+
+    counter = [0]
+
+    def points(counts, trump, leader, side, bonus, last):
+        n = counts.shape[0]
+        out = np.zeros(n, dtype=np.int32)
+        nodes = np.zeros(n, dtype=np.int64)
+        tt = np.zeros((1 << int(bits_for(int(counts[0, 0].sum()))), 5), dtype=np.int64)
+        max_points_batch_into(counts, trump, leader, side, bonus, last, tt, out, nodes)
+        counter[0] += int(nodes.sum())
+        return out
+
+    def specials():
+        made = default_specials()
+
+        def counted(*args) -> bool:
+            ok = made(*args)
+            counter[0] += made.queries.nodes
+            return ok
+
+        return counted
+
+    return DD(points=points, specials=specials), counter
+
+
+def _count_string(counts: np.ndarray) -> list[str]:
+    """Each row of uint8[n, 24] as 24 digits (card-type counts in card order)."""
+    return ["".join(map(str, r)) for r in counts.tolist()]
+
+
+def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool = True) -> pd.DataFrame:
+    """The corpus rows of deals ``chunk.start .. chunk.stop - 1`` (see the module docstring)."""
+    st = EvalSettings(policy=policy).check()
+    df, hands, tapp = deal_frame(rules, seed, chunk, STREAM_STUDY)
+    idx = df["deal"].to_numpy()
+    cols: dict[str, list] = {}
+    extra: dict[str, list] = {"nodes": [], "seconds": []}
+    for i in range(chunk.size):
+        dd, counter = _counting_dd()
+        t0 = time.thread_time()
+        seat = int(idx[i] % rules.n_seats)
+        parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], None, dd, True,
+                           durch_check=durch)
+        extra["seconds"].append(time.thread_time() - t0)
+        extra["nodes"].append(counter[0])
+        for k, v in parts.items():
+            cols.setdefault(k, []).append(v[0])
+    arr = {k: np.stack(v) for k, v in cols.items()}
+    add_play_columns(df, arr)
+    seats = idx % rules.n_seats
+    mine = hands[np.arange(chunk.size), seats]
+    for s in range(rules.n_seats):
+        df[f"hand{s}"] = _count_string(hands[:, s])
+    df["tapp"] = _count_string(tapp)
+    df["discard"] = _count_string(mine + tapp - arr["kept"])
+    df["policy"] = policy
+    melds = np.zeros(chunk.size, dtype=np.int64)
+    code = arr["code"].astype(np.int64)
+    melds_batch(np.ascontiguousarray(arr["kept"]), np.where(code < 4, code, -1), rules.meld_array(), melds)
+    df["melds_kept"] = melds
+    # Exact solves: lo = hi = value. A bounded query would store an interval and exact=False.
+    for pre, val in (("", arr["value"]), ("base_", arr["base_value"])):
+        df[f"{pre}points_lo"] = val.astype(np.int64)
+        df[f"{pre}points_hi"] = val.astype(np.int64)
+        df[f"{pre}points_exact"] = True
+    from binokel_sim.evaluation.hand import CONTRACT_NAMES
+
+    df["base_contract"] = [CONTRACT_NAMES[c] for c in arr["base_code"]]
+    df["durch_makeable"] = arr["durch"] if durch else False
+    df["nodes"] = np.asarray(extra["nodes"], dtype=np.int64)
+    df["seconds"] = np.asarray(extra["seconds"], dtype=np.float64)
+    return df
+
+
+def corpus_job_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
+    """:func:`corpus_rows` as a :class:`~binokel_sim.runner.Job` calls it (``params['offset']`` shifts the range)."""
+    off = int(job.params["offset"])
+    c = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
+    return corpus_rows(job.rules, job.seed, str(job.params["policy"]), c, bool(job.params["durch"]))
+
+
+def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: bool) -> dict[str, Any]:
+    return {
+        "format": CORPUS_FORMAT, "rules": rules.name, "rules_source": rules.source, "rules_hash": rules_hash(rules),
+        "rules_data": rules.to_dict(), "seed": int(seed), "stream": list(STREAM_STUDY), "policy": policy,
+        "policy_note": POLICY_NOTE, "durch_check": durch, "chunk_size": int(chunk_size), "deals": 0,
+        "unresolved_fraction": 0.0, "cpu_seconds": 0.0, "nodes": 0, "chunks": [], "builds": [],
+    }
+
+
+def _valid_chunks(folder: Path, m: dict[str, Any]) -> list[dict[str, Any]]:
+    """Chunk entries whose file is whole (SHA-256 matches); the others are dropped (recomputed)."""
+    ok = []
+    for c in m["chunks"]:
+        p = folder / c["file"]
+        if p.is_file() and file_sha256(p) == c["sha256"]:
+            ok.append(c)
+    return ok
+
+
+def plan(chunks: list[dict[str, Any]], deals: int, chunk_size: int) -> list[tuple[int, int, int]]:
+    """(chunk index, start, stop) of the deals still to solve below ``deals``.
+
+    >>> plan([{"index": 0, "start": 0, "stop": 3}], 7, 3)
+    [(1, 3, 6), (2, 6, 7)]
+    >>> plan([{"index": 0, "start": 0, "stop": 2}], 3, 3)
+    [(0, 2, 3)]
+    """
+    have = {int(c["index"]): int(c["stop"]) for c in chunks}
+    out = []
+    for k in range(-(-deals // chunk_size)):
+        lo, hi = k * chunk_size, min((k + 1) * chunk_size, deals)
+        start = have.get(k, lo)
+        if start < hi:
+            out.append((k, start, hi))
+    return out
+
+
+def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size: int | None,
+          durch: bool) -> dict[str, Any]:
+    from .manifest import check_rules, read_manifest
+
+    if (folder / MANIFEST).is_file():
+        m = read_manifest(folder)
+        check_rules(m, rules, folder)
+        for key, val in (("seed", seed), ("policy", policy), ("chunk_size", chunk_size)):
+            if val is not None and m[key] != val:
+                raise InputError(f"corpus {folder} was built with {key} {m[key]}, not {val}")
+        m["chunks"] = _valid_chunks(folder, m)
+        return m
+    if folder.is_dir() and any(folder.glob("chunk-*.parquet")):
+        raise InputError(f"corpus {folder}: missing {MANIFEST} beside its chunk files")
+    return _new_manifest(rules, seed, policy or DEFAULT_POLICY, chunk_size or DEFAULT_CHUNK, durch)
+
+
+def _summarise(m: dict[str, Any]) -> None:
+    m["chunks"].sort(key=lambda c: c["index"])
+    m["deals"] = held_deals(m)
+    m["cpu_seconds"] = round(sum(c["cpu_seconds"] for c in m["chunks"]), 3)
+    m["nodes"] = sum(int(c["nodes"]) for c in m["chunks"])
+    unresolved = sum(int(c["unresolved"]) for c in m["chunks"])
+    m["unresolved_fraction"] = unresolved / m["deals"] if m["deals"] else 0.0
+
+
+def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed: int = 1, policy: str | None = None,
+                 chunk_size: int | None = None, scale: Scale | None = None, durch: bool = True,
+                 command: str | None = None) -> dict[str, Any]:
+    """Build or extend the corpus in ``out`` to ``deals`` deals; returns the manifest.
+
+    ``policy`` / ``chunk_size`` / ``seed`` must match an existing corpus (None: keep).
+    ``deals`` below what the corpus holds is an :class:`InputError`.
+    """
+    rules = load_rules(rules)
+    if policy is not None:
+        check_policy(policy)
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"--chunk-size: must be at least 1, got {chunk_size}")
+    folder = Path(out)
+    m = _open(folder, rules, seed, policy, chunk_size, durch)
+    held = held_deals(m)
+    if deals < held:
+        raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
+    todo = plan(m["chunks"], deals, m["chunk_size"])
+    folder.mkdir(parents=True, exist_ok=True)
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    m.setdefault("builds", []).append({"command": command, "started": started, "target_deals": int(deals),
+                                       "package_version": __version__, "solver_version": solver_version()})
+    m["package_version"], m["solver_version"] = __version__, solver_version()
+    lock = threading.Lock()
+    done: set[int] = set()
+
+    def store(j: int, _c: Chunk, rows: pd.DataFrame) -> None:
+        k, start, stop = todo[j]
+        with lock:
+            entry = next((c for c in m["chunks"] if c["index"] == k), None)
+            if entry is not None:  # complete a partial chunk: keep its rows, never re-solve them
+                rows = pd.concat([pd.read_parquet(folder / entry["file"]), rows], ignore_index=True)
+                m["chunks"].remove(entry)
+            path = folder / chunk_name(k)
+            with atomic_path(path) as tmp:
+                rows.to_parquet(tmp, index=False, compression="zstd")
+            m["chunks"].append({
+                "index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
+                "stop": int(rows["deal"].iloc[-1]) + 1,
+                "rows": len(rows), "sha256": file_sha256(path), "nodes": int(rows["nodes"].sum()),
+                "cpu_seconds": round(float(rows["seconds"].sum()), 3),
+                "unresolved": int((~rows["points_exact"] | ~rows["base_points_exact"]).sum()),
+            })
+            _summarise(m)
+            m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+            write_json(m, folder / MANIFEST)
+            done.add(j)
+
+    _summarise(m)
+    write_json(m, folder / MANIFEST)
+    jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=stop - start,
+                params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"])})
+            for _, start, stop in todo]
+    results = run_jobs(jobs, scale or Scale(), "deals", on_result=store)
+    for j, res in enumerate(results):
+        if j not in done:  # loaded from a --checkpoint folder: not stored by the callback
+            store(j, Chunk(0, 0, 0), res[0])
+    m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+    write_json(m, folder / MANIFEST)
+    return m

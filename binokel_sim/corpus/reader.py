@@ -1,0 +1,195 @@
+"""Read and validate a corpus; find the shipped one matching a rule set; headline figures.
+
+:func:`load_corpus` checks the manifest, the rules' content hash and every chunk
+(its file whole: readable Parquet with the recorded rows and SHA-256). A bad chunk
+is a one-line :class:`InputError` naming it -- or, with ``skip_bad=True``, left out
+(listed in ``Corpus.bad``) so the other chunks stay usable; ``binokel corpus build``
+recomputes it. The rows are the study's rows (:func:`binokel_sim.evaluation.study.study_deals`)
+plus the corpus columns, so a study reads them as they are.
+
+>>> import tempfile
+>>> from binokel_sim.corpus.builder import build_corpus
+>>> d = tempfile.mkdtemp()
+>>> _ = build_corpus("four-solo", 3, d, seed=2, chunk_size=2)
+>>> c = load_corpus(d, "four-solo")
+>>> c.n, c.df["deal"].tolist(), headline(c)["tapp_value"]["n"]
+(3, [0, 1, 2], 3)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules, load_rules
+
+from .manifest import check_rules, file_sha256, read_manifest, rules_hash
+
+#: Bids whose make rates ``corpus info`` shows.
+HEADLINE_BIDS = (150, 200, 250, 300)
+
+
+@dataclass
+class Corpus:
+    """A loaded corpus: its folder, manifest, rows (sorted by deal) and the chunks left out."""
+
+    path: Path
+    manifest: dict[str, Any]
+    df: pd.DataFrame
+    bad: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.df)
+
+    def provenance(self) -> dict[str, Any]:
+        """What a study built on this corpus says about its data."""
+        m = self.manifest
+        return {"corpus": os.fspath(self.path), "n": self.n, "rules_hash": m["rules_hash"], "seed": m["seed"],
+                "policy": m["policy"], "solver_version": m.get("solver_version")}
+
+
+def _read_chunk(folder: Path, entry: dict[str, Any]) -> pd.DataFrame:
+    p = folder / entry["file"]
+    bad = f"corpus {folder}: chunk {entry['file']} is "
+    if not p.is_file():
+        raise InputError(bad + "missing (run `binokel corpus build` on the folder to recompute it)")
+    if file_sha256(p) != entry["sha256"]:
+        raise InputError(bad + "truncated or corrupt (run `binokel corpus build` on the folder to recompute it)")
+    try:
+        df = pd.read_parquet(p)
+    except Exception:  # pyarrow raises several types for a damaged file
+        raise InputError(bad + "unreadable Parquet (run `binokel corpus build` on the folder to recompute it)"
+                         ) from None
+    if len(df) != int(entry["rows"]):
+        raise InputError(bad + f"{len(df)} rows, the manifest says {entry['rows']}")
+    return df
+
+
+def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, skip_bad: bool = False,
+                below: int | None = None) -> Corpus:
+    """The corpus in ``folder``; with ``rules``, it must have been built with those rules (content hash).
+
+    ``below``: read only the chunks holding deals below it (the rows may go past it).
+    """
+    folder = Path(folder)
+    m = read_manifest(folder)
+    if rules is not None:
+        check_rules(m, load_rules(rules), folder)
+    frames, bad = [], []
+    for entry in sorted(m["chunks"], key=lambda c: c["index"]):
+        if below is not None and int(entry["start"]) >= below:
+            continue
+        try:
+            frames.append(_read_chunk(folder, entry))
+        except InputError:
+            if not skip_bad:
+                raise
+            bad.append(entry["file"])
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({"deal": np.zeros(0, np.int64)})
+    return Corpus(folder, m, df.sort_values("deal", ignore_index=True), bad)
+
+
+def shipped_root() -> Path | None:
+    """The folder of the shipped corpora (``data/corpus``), or None if not installed."""
+    try:
+        return Path(str(resources.files("binokel_sim.corpora")))
+    except ModuleNotFoundError:
+        return None
+
+
+def find_corpus(rules: Rules | str, seed: int | None = None, policy: str | None = None) -> Path | None:
+    """A shipped corpus built with ``rules`` (by content hash; and ``seed`` / ``policy`` if given), else None."""
+    root = shipped_root()
+    if root is None or not root.is_dir():
+        return None
+    want = rules_hash(load_rules(rules))
+    for sub in sorted(p for p in root.iterdir() if (p / "manifest.json").is_file()):
+        try:
+            m = read_manifest(sub)
+        except InputError:
+            continue
+        if m["rules_hash"] == want and seed in (None, m["seed"]) and policy in (None, m["policy"]) and m["deals"]:
+            return sub
+    return None
+
+
+def _mse(x: np.ndarray) -> dict[str, float]:
+    x = np.asarray(x, dtype=np.float64)
+    se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else float("nan")
+    return {"mean": float(x.mean()) if x.size else float("nan"), "se": se, "n": int(x.size)}
+
+
+def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]:
+    """n, mean soloist total (trump contracts), make rates per bid, Tapp value (paired), Durch rate, cost."""
+    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.study import parts_of
+
+    df = c.df
+    if not len(df):
+        return {"n": 0}
+    rules = load_rules_of(c)
+    trump = df["code"].to_numpy() < 4
+    t = bid_table(rules, parts_of(df), np.asarray(bids, dtype=np.int64))
+    exact = df["points_exact"].to_numpy(bool) & df["base_points_exact"].to_numpy(bool)
+    return {
+        "n": len(df),
+        "soloist_total": _mse(df["points_lo"].to_numpy()[trump]),
+        "melds_kept": _mse(df["melds_kept"].to_numpy()[trump]),
+        "make": [{"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": int(r.n)}
+                 for r in t.itertuples()],
+        "tapp_value": _mse(df["tapp_value"].to_numpy()),
+        "unresolved_fraction": float(1 - exact.mean()),
+        "durch_makeable": _mse(df["durch_makeable"].to_numpy()),
+        "cpu_seconds_per_deal": _mse(df["seconds"].to_numpy()),
+        "nodes_per_deal": _mse(df["nodes"].to_numpy()),
+    }
+
+
+def load_rules_of(c: Corpus) -> Rules:
+    """The corpus's rules: its recorded source if that still has the same content hash."""
+    m = c.manifest
+    for src in (m.get("rules_source"), m.get("rules")):
+        if not isinstance(src, str):
+            continue
+        try:
+            r = load_rules(src)
+        except (InputError, TypeError):
+            continue
+        if rules_hash(r) == m["rules_hash"]:
+            return r
+    raise InputError(f"corpus {c.path}: its rules {m.get('rules')!r} (hash {m['rules_hash']}) cannot be loaded; "
+                     "pass them with --rules")
+
+
+def render_info(c: Corpus, h: dict[str, Any]) -> str:
+    """``corpus info`` as text."""
+    m = c.manifest
+    lines = [f"corpus {c.path}", f"  rules {m['rules']} (hash {m['rules_hash']}), seed {m['seed']}, "
+             f"policy {m['policy']}, chunk size {m['chunk_size']}, {len(m['chunks'])} chunks",
+             f"  package {m.get('package_version')}, solver {m.get('solver_version')}, "
+             f"build CPU {m['cpu_seconds']:.0f} s"]
+    for b in m.get("builds", [])[-3:]:
+        lines.append(f"  build {b.get('started')}: {b.get('command')}")
+    if not h.get("n"):
+        return "\n".join(lines + ["  no deals yet"])
+    pm = lambda d, f="{:.1f}": f"{f.format(d['mean'])} ± {f.format(d['se'])} (n {d['n']})"  # noqa: E731
+    lines += [f"  deals {h['n']}", f"  soloist total, trump contracts: {pm(h['soloist_total'])}",
+              f"  melds kept, trump contracts:    {pm(h['melds_kept'])}",
+              f"  Tapp value (paired):            {pm(h['tapp_value'])}",
+              f"  Durch makeable:                 {pm(h['durch_makeable'], '{:.4f}')}",
+              f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
+              f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
+              f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
+              "  P(make), melds kept counted:"]
+    lines += [f"    bid {r['bid']}: {r['p_make']:.3f} ± {r['se']:.3f}" for r in h["make"]]
+    if c.bad:
+        lines.append(f"  left out (corrupt): {', '.join(c.bad)}")
+    return "\n".join(lines)

@@ -1,0 +1,86 @@
+"""Study rows from a matching corpus where there is one, computed afresh otherwise.
+
+A corpus row is the row :func:`binokel_sim.evaluation.study.study_deals` computes for
+the same deal (same seed and policy; deal ``i`` depends only on (seed, ``i``)), so a
+study of ``N`` deals takes deals ``0 .. k - 1`` from the corpus (``k`` = the deals it
+holds without a gap, at most ``N``) and solves only ``k .. N - 1``: the numbers are
+those of a fresh run. The corpus is the one named (``corpus=DIR``: its rules, seed and
+policy must match: :class:`InputError` otherwise) or the shipped one with the same
+rules content hash, seed and policy; ``fresh=True`` ignores corpora.
+
+>>> import tempfile
+>>> from binokel_sim.corpus.builder import build_corpus
+>>> d = tempfile.mkdtemp()
+>>> _ = build_corpus("four-solo", 2, d, seed=4)
+>>> df, prov = study_rows("four-solo", 3, seed=4, corpus=d)
+>>> len(df), prov["from_corpus"], prov["fresh"]
+(3, 2, 1)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.features import FEATURES
+from binokel_sim.evaluation.study import study_deals
+from binokel_sim.rules import Rules, load_rules
+
+from .reader import find_corpus, load_corpus
+
+#: The columns of a study row (what :func:`study_deals` returns with ``play=True``).
+STUDY_COLUMNS = ("deal", "soloist", *FEATURES, "melds_with_tapp", "melds_tapp_unseen", "melds_tapp_value", "value",
+                 "took", "contract", "code", "special_made", "result", "base_result", "tapp_value", "subjective",
+                 "subjective_took")
+#: Deals a study plays when neither ``deals`` nor a corpus says otherwise.
+DEFAULT_DEALS = 1000
+
+
+def _prefix(df: pd.DataFrame) -> int:
+    """Deals ``0 .. k - 1`` held without a gap."""
+    d = df["deal"].to_numpy()
+    ok = d == np.arange(len(d))
+    return int(len(d) if ok.all() else np.argmin(ok))
+
+
+def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,
+               fresh: bool = False, corpus: str | os.PathLike | None = None,
+               play: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, else 1000.
+
+    ``play=False`` (melds only) is always computed afresh: it needs no solver.
+    """
+    rules = load_rules(rules)
+    if fresh and corpus is not None:
+        raise InputError("--fresh and --corpus exclude each other")
+    folder = None
+    if corpus is not None:
+        if not play:
+            raise InputError("--corpus: a melds-only study reads no corpus")
+        folder = corpus
+    elif play and not fresh:
+        folder = find_corpus(rules, seed=seed, policy=policy)
+    c = None
+    if folder is not None:
+        c = load_corpus(folder, rules, skip_bad=True, below=deals)
+        for key, want in (("seed", seed), ("policy", policy)):
+            if c.manifest[key] != want:
+                raise InputError(f"--corpus {os.fspath(folder)} was built with {key} {c.manifest[key]}, not {want}")
+    k = _prefix(c.df) if c is not None else 0
+    n = deals if deals is not None else (k or DEFAULT_DEALS)
+    k = min(k, n)
+    parts = []
+    if k and c is not None:
+        parts.append(c.df.iloc[:k][list(STUDY_COLUMNS)])
+    if n > k:
+        parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k))
+    df = pd.concat(parts, ignore_index=True)
+    prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
+    if c is not None:
+        prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
+                     "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})
+    return df, prov

@@ -1,0 +1,70 @@
+"""``binokel corpus build|info``: a corpus of solved deals, built once and read by the studies."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from binokel_sim.corpus.builder import build_corpus
+from binokel_sim.exchange.candidates import POLICIES
+
+from .common import echo_json, json_option, quiet_option, rules_option, seed_option
+from .scale_options import scale_options
+
+
+@click.group(short_help="Corpora of solved deals: build, extend, inspect.")
+def corpus() -> None:
+    """Corpora of solved deals (build, extend, inspect)."""
+
+
+@corpus.command("build")
+@rules_option
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals the corpus should hold.")
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Corpus folder (created or extended).")
+@seed_option
+@click.option("--policy", type=click.Choice(POLICIES), default=None,
+              help="Exchange policy (default: heuristic; an existing corpus keeps its own).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Deals per chunk file (default 200; an existing corpus keeps its own).")
+@json_option
+@quiet_option
+@scale_options
+def build_cmd(rules, deals, out, seed, policy, chunk_size, as_json, quiet, scale) -> None:
+    """Solve deals 0..N-1 of the seed and store them; appends to an existing corpus.
+
+    \b
+    Example:
+      binokel corpus build --rules four-solo --deals 1000 --out data/corpus/four-solo --workers 2
+    """
+    command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    m = build_corpus(rules, deals, out, seed=seed, policy=policy, chunk_size=chunk_size, scale=scale,
+                     command=command)
+    if as_json:
+        echo_json({k: v for k, v in m.items() if k not in ("chunks", "rules_data")})
+    elif not quiet:
+        click.echo(f"corpus {out}: {m['deals']} deals, rules {m['rules']} ({m['rules_hash']}), seed {m['seed']}, "
+                   f"policy {m['policy']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s")
+
+
+@corpus.command("info")
+@click.argument("folder", type=click.Path())
+@click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
+@json_option
+def info_cmd(folder, rules_src, as_json) -> None:
+    """The manifest and the headline figures of a corpus (each with n and a standard error).
+
+    \b
+    Example:
+      binokel corpus info data/corpus/standard
+    """
+    from binokel_sim.corpus.reader import headline, load_corpus, render_info
+
+    c = load_corpus(folder, rules_src)
+    h = headline(c)
+    if as_json:
+        echo_json({"manifest": {k: v for k, v in c.manifest.items() if k not in ("chunks", "rules_data")},
+                   "headline": h})
+        return
+    click.echo(render_info(c, h))

@@ -1,0 +1,184 @@
+"""The corpus of solved deals: rows equal a fresh study, append/resume, validation, bad input."""
+
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from binokel_sim.cards import deck_types
+from binokel_sim.corpus.builder import build_corpus
+from binokel_sim.corpus.reader import find_corpus, headline, load_corpus
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.study import study_deals
+from clitools import assert_one_line_error, run_cli
+
+PRESET, SEED, N = "four-solo", 5, 8
+#: Columns that measure this run's timing, not the deal.
+TIMING = ["seconds"]
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """N deals in one build (chunks of 3: two whole, one partial)."""
+    d = tmp_path_factory.mktemp("whole")
+    build_corpus(PRESET, N, d, seed=SEED, chunk_size=3)
+    return d
+
+
+def rows(folder):
+    return load_corpus(folder, PRESET).df.drop(columns=TIMING)
+
+
+def test_rows_equal_a_fresh_study(whole):
+    corpus = load_corpus(whole, PRESET).df
+    fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", workers=1)
+    assert list(corpus["deal"]) == list(range(N))
+    for col in fresh.columns:
+        a, b = corpus[col], fresh[col]
+        if col.startswith("subjective"):
+            assert [list(x) for x in a] == [list(x) for x in b], col
+        else:
+            assert a.tolist() == b.tolist(), col
+    # Exact solves: the interval is a point; the Tapp value is the paired difference.
+    assert (corpus["points_lo"] == corpus["value"]).all() and corpus["points_exact"].all()
+    assert (corpus["tapp_value"] == corpus["result"] - corpus["base_result"]).all()
+
+
+def test_hands_and_discard_are_consistent(whole):
+    df = load_corpus(whole, PRESET).df
+    digits = lambda col: np.array([[int(ch) for ch in s] for s in df[col]])  # noqa: E731
+    hands = np.stack([digits(f"hand{s}") for s in range(4)], axis=1)
+    tapp, disc = digits("tapp"), digits("discard")
+    # 40 cards: two of each type but the sevens
+    assert ((hands.sum(axis=1) + tapp) == np.bincount(deck_types(False), minlength=24)).all()
+    assert (hands.sum(axis=2) == 9).all() and (tapp.sum(axis=1) == 4).all()
+    assert (disc.sum(axis=1) == 4).all()
+    mine = hands[np.arange(len(df)), df["soloist"].to_numpy()]
+    assert (disc <= mine + tapp).all()
+
+
+def test_append_and_resume_give_the_rows_of_one_run(whole, tmp_path):
+    build_corpus(PRESET, 4, tmp_path, seed=SEED, chunk_size=3)  # chunk 1 partial: deal 3 only
+    m = build_corpus(PRESET, N, tmp_path, seed=SEED)
+    assert m["deals"] == N and [c["rows"] for c in m["chunks"]] == [3, 3, 2]
+    assert len(m["builds"]) == 2
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(whole))
+
+
+def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
+    import binokel_sim.corpus.builder as builder
+
+    real = builder.corpus_rows
+
+    def dies_at_deal_6(rules, seed, policy, chunk, durch=True):
+        if chunk.start >= 6:
+            raise KeyboardInterrupt
+        return real(rules, seed, policy, chunk, durch)
+
+    monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
+    with pytest.raises(KeyboardInterrupt):
+        build_corpus(PRESET, N, tmp_path, seed=SEED, chunk_size=3)
+    assert load_corpus(tmp_path, PRESET).n == 6
+    monkeypatch.setattr(builder, "corpus_rows", real)
+    build_corpus(PRESET, N, tmp_path, seed=SEED)
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(whole))
+
+
+def test_other_rules_are_rejected(whole, tmp_path):
+    with pytest.raises(InputError, match="holds rules 'four-solo'"):
+        load_corpus(whole, "standard")
+    # Same name, another meld table: another content hash.
+    toml = tmp_path / "four-solo.toml"
+    toml.write_text('inherits = "four-solo"\nname = "four-solo"\n[melds]\nbinokel = 50\n')
+    with pytest.raises(InputError, match="not 'four-solo'"):
+        load_corpus(whole, str(toml))
+    with pytest.raises(InputError, match="holds rules"):
+        build_corpus(str(toml), N, whole, seed=SEED)
+
+
+def test_corrupt_chunk_is_named_and_repaired(whole, tmp_path):
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    p = d / "chunk-00001.parquet"
+    p.write_bytes(p.read_bytes()[:100])
+    with pytest.raises(InputError, match="chunk-00001.parquet is truncated or corrupt"):
+        load_corpus(d, PRESET)
+    part = load_corpus(d, PRESET, skip_bad=True)
+    assert part.bad == ["chunk-00001.parquet"] and part.df["deal"].tolist() == [0, 1, 2, 6, 7]
+    build_corpus(PRESET, N, d, seed=SEED)
+    pd.testing.assert_frame_equal(rows(d), rows(whole))
+
+
+def test_headline_figures(whole):
+    c = load_corpus(whole, PRESET)
+    h = headline(c)
+    df = c.df
+    tv = df["tapp_value"].to_numpy(float)
+    assert h["n"] == N and h["tapp_value"]["mean"] == pytest.approx(tv.mean())
+    assert h["tapp_value"]["se"] == pytest.approx(tv.std(ddof=1) / np.sqrt(N))
+    trump = df["code"] < 4
+    made150 = ((df["value"] >= 150) & df["took"] & trump) | (~trump & df["special_made"])
+    assert h["make"][0] == {"bid": 150, "p_make": pytest.approx(made150.mean()),
+                            "se": pytest.approx(np.sqrt(made150.mean() * (1 - made150.mean()) / N)), "n": N}
+    assert h["unresolved_fraction"] == 0.0
+
+
+def test_cli_errors_are_one_line(whole, tmp_path, capsys):
+    assert_one_line_error(capsys, "corpus", "build", "--rules", PRESET, "--deals", "3", "--out", str(whole),
+                          "--seed", str(SEED), contains="smaller than the 8 deals")
+    assert_one_line_error(capsys, "corpus", "info", str(whole), "--rules", "standard", contains="holds rules")
+    d = tmp_path / "nomanifest"
+    shutil.copytree(whole, d)
+    (d / "manifest.json").unlink()
+    assert_one_line_error(capsys, "corpus", "info", str(d), contains="missing manifest.json")
+    assert_one_line_error(capsys, "corpus", "build", "--rules", PRESET, "--deals", "9", "--out", str(d),
+                          contains="missing manifest.json")
+    assert_one_line_error(capsys, "corpus", "build", "--rules", PRESET, "--deals", "9", "--out", str(whole),
+                          "--seed", "6", contains="built with seed 5, not 6")
+
+
+def test_cli_info_json(whole, capsys):
+    code, out, err = run_cli(capsys, "corpus", "info", str(whole), "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    assert rep["manifest"]["deals"] == N and rep["manifest"]["rules"] == PRESET
+    assert rep["headline"]["n"] == N and rep["manifest"]["policy"] == "heuristic"
+
+
+def test_no_shipped_corpus_for_a_private_rule_set(tmp_path):
+    toml = tmp_path / "r.toml"
+    toml.write_text('inherits = "standard"\nname = "standard"\n[melds]\nbinokel = 50\n')
+    assert find_corpus(str(toml)) is None
+
+
+def _study(capsys, cmd, *args):
+    code, out, err = run_cli(capsys, "odds", cmd, "--rules", PRESET, "--seed", str(SEED), *args, "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    return rep.pop("source"), rep
+
+
+def test_tapp_study_on_the_corpus_equals_the_fresh_study(whole, capsys):
+    src, on_corpus = _study(capsys, "tapp", "--corpus", str(whole))
+    assert src["source"] == "corpus" and src["from_corpus"] == N and src["fresh"] == 0
+    assert src["corpus"] == str(whole) and len(src["rules_hash"]) == 16 and on_corpus["deals"] == N
+    src, fresh = _study(capsys, "tapp", "--deals", str(N), "--fresh")
+    assert src == {"source": "fresh", "n": N, "from_corpus": 0, "fresh": N}
+    assert on_corpus == fresh
+
+
+def test_bid_study_tops_up_a_short_corpus_with_fresh_deals(whole, capsys):
+    src, mixed = _study(capsys, "bids", "--deals", str(N + 2), "--min-n", "2", "--corpus", str(whole))
+    assert (src["from_corpus"], src["fresh"]) == (N, 2)
+    _, fresh = _study(capsys, "bids", "--deals", str(N + 2), "--min-n", "2", "--fresh")
+    assert mixed == fresh and fresh["table"][-1]["n"] == N + 2
+
+
+def test_study_corpus_must_match(whole, capsys):
+    assert_one_line_error(capsys, "odds", "tapp", "--rules", PRESET, "--seed", "6", "--corpus", str(whole),
+                          contains="built with seed 5, not 6")
+    assert_one_line_error(capsys, "odds", "tapp", "--rules", "standard", "--corpus", str(whole), contains="holds rules")
+    assert_one_line_error(capsys, "odds", "tapp", "--rules", PRESET, "--fresh", "--corpus", str(whole),
+                          contains="exclude each other")
