@@ -71,8 +71,11 @@ these twins (with their types in play) and is written and probed with at least
 four tricks left; a probe intersects every twin's bounds widened by that
 difference. The exact-key table above is unchanged: keying it on relative ranks
 (commit b546891) made every twin compete for one bucket, which overflowed (one
-deal 3.2 M -> 14.4 M nodes). Measured against the solver without it: 0.55x the
-nodes on 30 standard deals, 0.39x on 13-trick deals, no deal above 1.0x.
+deal 3.2 M -> 14.4 M nodes). Against the solver before it (commit 5462fde, move
+ordering zeroed per deal): 0.58x the nodes on 100 standard deals and 0.39x on ten
+13-trick deals, no deal above 1.0x; but ~20-35 % more time per node (a second
+probe and store), so 0.71x the time (``benchmarks/bench_solver.py``). Written for
+every subtree: keeping only subtrees of 64+ nodes gave 0.79x the nodes, not 0.55x.
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
