@@ -38,7 +38,8 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
     from binokel_sim.play.solver import Solver
 
     solver = Solver()
-    games, deals = [], []
+    games: list[dict] = []
+    deals: list[dict] = []
     for g in range(chunk.start, chunk.stop):
         rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]))
         games.append(rec.row(job.rules))
