@@ -1,4 +1,4 @@
-"""The auction (RULES.md §3) between players who each bid up to a ceiling.
+"""The auction (docs/rules.md §3) between players who each bid up to a ceiling.
 
 Forehand (seat 0) opens at ``min_bid``; bids rise by ``bid_step``, no jumps. The
 holder of the bid and the next seat alternate: the challenger must bid one step
