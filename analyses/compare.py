@@ -4,7 +4,8 @@ For each rule set, three seeded studies:
 
 * **melds** (``deals`` deals, :func:`binokel_sim.analyses.meld_odds.meld_odds_table`):
   meld rates of a dealt hand, the mean best meld total of a hand and of the best 12
-  (hand size) kept from hand + Tapp; the Tapp's meld value is their difference;
+  (hand size) kept from hand + Tapp; their difference is the Tapp meld gain (melds only, no card
+  points; see :data:`binokel_sim.glossary.FIGURES`);
 * **Durch** (``deals`` deals): how often seat 0, with the Tapp, holds a sure Durch by the
   exchange optimiser's cheap measure (no card of its can be beaten);
 * **play** (``played`` deals, :func:`binokel_sim.game.simulate.play_deal`): the simulated
@@ -107,7 +108,7 @@ def meld_rows(rules: Rules, deals: int, seed: int, scale: Scale) -> list[dict[st
     rows.append({"rules": rules.name, "study": "melds", "figure": "mean best melds kept, hand + Tapp",
                  "value": k.value, "se": k.stderr, "n": k.n})
     # Different samples (all seats' hands vs seat 0 with the Tapp): the errors add in quadrature.
-    rows.append({"rules": rules.name, "study": "melds", "figure": "Tapp meld value", "value": k.value - h.value,
+    rows.append({"rules": rules.name, "study": "melds", "figure": "Tapp meld gain", "value": k.value - h.value,
                  "se": float(np.hypot(h.stderr, k.stderr)), "n": k.n})
     return rows
 

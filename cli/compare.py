@@ -36,7 +36,7 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
                 as_json: bool, quiet: bool, scale) -> None:
     """Compare rule sets (preset names or TOML files; default: the six main presets).
 
-    Meld rates, mean melds, the Tapp's meld value, sure-Durch frequency, and from
+    Meld rates, mean melds, the Tapp meld gain, sure-Durch frequency, and from
     simulated deals (auction, exchange, double-dummy play) the soloist's mean score,
     the makeable bid and make rates at typical bids -- every figure with its standard error.
 
@@ -64,28 +64,36 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
         click.echo(wide(df).to_string(index=False))
 
 
+def rates_title(figures: pd.Series) -> str:
+    """A title naming only what the rates chart shows (with --played 0: the sure-Durch rate alone)."""
+    shown = [label for key, label in (("make rate", "make rates at typical bids"), ("surrender", "surrender"),
+                                      ("Durch", "Durch")) if figures.str.contains(key).any()]
+    return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]).capitalize()
+
+
 def write_compare_charts(df: pd.DataFrame, folder: Path, fmt: str) -> list[Path]:
     """One chart per study: meld rates, mean melds and Tapp value, play figures, make rates."""
     from binokel_sim.analyses.charts import close, grouped_bars
+    from binokel_sim.glossary import words
 
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--charts: {folder} is not a folder")
     groups = {
         "meld_rates": (df["study"] == "melds") & ~df["figure"].str.contains("mean|Tapp"),
-        "mean_melds": df["figure"].str.contains("mean best|Tapp meld value"),
+        "mean_melds": df["figure"].str.contains("mean best|Tapp meld gain"),
         "scores": df["figure"].isin(["soloist score per deal", "contract bid", "makeable bid (double dummy)"]),
         "make_rates": df["figure"].str.startswith("make rate") | df["figure"].isin(
             ["surrender rate", "Durch played", "sure Durch with the Tapp (seat 0)"]),
     }
-    titles = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp's meld value",
-              "scores": "Soloist: score per deal, contract and makeable bid",
-              "make_rates": "Make rates at typical bids, surrender and Durch"}
+    titles = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp meld gain",
+              "scores": "Soloist: score per deal, contract and makeable bid"}
     paths = []
     for name, mask in groups.items():
         part = df[mask]
         if part.empty:
             continue
-        fig = grouped_bars(part, "figure", "rules", "value", "se", titles[name])
+        title = titles.get(name) or rates_title(part["figure"])
+        fig = grouped_bars(part.assign(figure=part["figure"].map(words)), "figure", "rules", "value", "se", title)
         path = folder / f"{name}.{fmt}"
         write_figure(fig, path)
         close(fig)
