@@ -30,7 +30,7 @@ MELD_RANKS = ("A", "K", "O", "U")
 
 @dataclass(frozen=True)
 class Layout:
-    """Who plays with which deck: RULES.md §2."""
+    """Who plays with which deck: docs/rules.md §2."""
 
     name: str
     players: int
@@ -73,7 +73,7 @@ class Surrender:
 
 @dataclass(frozen=True)
 class Melds:
-    """A meld table: RULES.md §5. ``four``/``eight`` map rank letter to points."""
+    """A meld table: docs/rules.md §5. ``four``/``eight`` map rank letter to points."""
 
     table: str
     family: int
@@ -121,7 +121,7 @@ class Play:
     last_trick: int
 
     def first_leader(self, soloist: int, durch: bool = False) -> int:
-        """Seat leading the first trick: the soloist at a Durch (RULES.md §8), else per ``first_lead``.
+        """Seat leading the first trick: the soloist at a Durch (docs/rules.md §8), else per ``first_lead``.
 
         >>> Play("forehand", 10).first_leader(2), Play("forehand", 10).first_leader(2, durch=True)
         (0, 2)

@@ -1,4 +1,4 @@
-"""Scoring arithmetic of a deal (RULES.md §4, §7, §8), read from the rules data.
+"""Scoring arithmetic of a deal (docs/rules.md §4, §7, §8), read from the rules data.
 
 Two layers:
 
@@ -153,7 +153,7 @@ def seat_totals(rules: Rules, deal: PlayedDeal) -> np.ndarray:
 
 
 def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
-    """Score of every seat for one finished deal (int64[seats]), RULES.md §4, §7, §8, §9.
+    """Score of every seat for one finished deal (int64[seats]), docs/rules.md §4, §7, §8, §9.
 
     One convention for every contract and every layout: **entry ``s`` is what the
     scoring unit of seat ``s`` gains in the deal** -- the seat itself at three and at a

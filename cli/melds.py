@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from binokel_sim.cards import SUITS, parse_suit
+from binokel_sim.cards import SUITS, parse_trump
 from binokel_sim.melds.explain import explain
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.melds.scorer import totals_by_trump
@@ -22,11 +22,12 @@ def meld_report(hand, trump_text: str, rules) -> dict:
     if trump_text.lower() == "best":
         trump = int(np.argmax(totals))
     else:
-        trump = parse_suit(trump_text)
+        t = parse_trump(trump_text)  # the shared parser: letters, German / English names, none
+        trump = -1 if t is None else t
     melds = explain(hand, trump, rules)
     out = {
         "cards": hand.to_list(),
-        "trump": SUITS[trump],
+        "trump": SUITS[trump] if trump >= 0 else "none",
         "total": sum(m.points for m in melds),
         "melds": [m.to_dict() for m in melds],
     }
@@ -38,7 +39,7 @@ def meld_report(hand, trump_text: str, rules) -> dict:
 
 @cli.command("melds")
 @click.argument("hand")
-@click.option("--trump", default="best", show_default=True, help="Trump suit (E, G, H, S or a name) or 'best'.")
+@click.option("--trump", default="best", show_default=True, help="Trump suit (E, G, H, S or a name), none, or 'best'.")
 @rules_option
 @json_option
 def melds_cmd(hand: str, trump: str, rules, as_json: bool) -> None:

@@ -1,6 +1,6 @@
 """A deliberately simple pure-Python reference for trick play: plain minimax, no pruning.
 
-Written from RULES.md §6 without the kernels, to check them. Hands are sorted
+Written from docs/rules.md §6 without the kernels, to check them. Hands are sorted
 tuples of card types (0..23 = suit * 6 + rank, rank 0 highest).
 """
 

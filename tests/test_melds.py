@@ -1,4 +1,4 @@
-"""Meld scoring: RULES.md §5 worked examples, hand-checked values for every table,
+"""Meld scoring: docs/rules.md §5 worked examples, hand-checked values for every table,
 the numba kernel against the plain-Python explain(), and the exact best kept hand."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""Legal moves and trick winners (RULES.md §6): hand-checked cases and perft counts."""
+"""Legal moves and trick winners (docs/rules.md §6): hand-checked cases and perft counts."""
 
 from __future__ import annotations
 

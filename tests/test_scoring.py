@@ -1,4 +1,4 @@
-"""Scoring arithmetic (RULES.md §4, §7, §8): hand-checked values for every contract and table."""
+"""Scoring arithmetic (docs/rules.md §4, §7, §8): hand-checked values for every contract and table."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """Readable meld lists: each meld of a hand by name, with its cards and points.
 
-Plain Python written straight from RULES.md §5, independent of the numba scorer
+Plain Python written straight from docs/rules.md §5, independent of the numba scorer
 in :mod:`binokel_sim.melds.scorer`, so each serves as the other's reference in the tests.
 
 >>> from binokel_sim.cards import Hand

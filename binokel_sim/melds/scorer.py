@@ -1,4 +1,4 @@
-"""Meld scoring kernels for every meld table (RULES.md §5).
+"""Meld scoring kernels for every meld table (docs/rules.md §5).
 
 A hand is a count vector ``uint8[24]``; a meld table is ``int64[21]`` from
 :meth:`binokel_sim.rules.Melds.as_array` (slot order :data:`MELD_SLOT_NAMES`).

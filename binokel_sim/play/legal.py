@@ -1,4 +1,4 @@
-"""Trick play (RULES.md §6): the one legal-move function and the trick winner.
+"""Trick play (docs/rules.md §6): the one legal-move function and the trick winner.
 
 Every part of the toolkit that plays cards uses these kernels. A hand is a bit
 mask over the 24 card types (bit ``c`` set = the hand holds at least one ``c``);

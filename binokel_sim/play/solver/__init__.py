@@ -1,4 +1,4 @@
-"""Exact double-dummy solver for Binokel trick play (RULES.md §6).
+"""Exact double-dummy solver for Binokel trick play (docs/rules.md §6).
 
 Queries (Python API, :mod:`binokel_sim.play.solver.api`): the exact points the
 soloist's side can guarantee, a threshold test, the value of every legal card,
