@@ -22,7 +22,7 @@ from .scale_options import scale_options
               help="Override the budget's calibration deals.")
 @seed_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Output folder [default: reports/<rules name>].")
+              help="Output folder [default: my-report/<rules name>; the committed examples under reports/ stay untouched].")
 @quiet_option
 @scale_options
 def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | None, calibration_deals: int | None,
@@ -35,7 +35,7 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
 
     \b
     Example:
-      binokel report --rules standard --budget quick --out reports/standard
+      binokel report --rules standard --budget quick --out my-report
     """
     import dataclasses
 
@@ -44,7 +44,7 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
     from binokel_sim.errors import InputError
     from pathlib import Path
 
-    folder = Path(out or f"reports/{rules.name}")
+    folder = Path(out or f"my-report/{rules.name}")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--out: {folder} is not a folder")
     command = "binokel " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("binokel") else ""
