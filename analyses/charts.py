@@ -113,16 +113,18 @@ def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str,
 
 
 def game_trajectories(games: pd.DataFrame, deals: pd.DataFrame, rules) -> "plt.Figure":
-    """Left: running totals of every player in the first game, the target dashed (deals numbered as in
-    the deals table, from 0; partners share a colour, one solid and one dashed).
+    """Left: running totals in the first game, one line per player (per team where partners share a
+    score), the target dotted; deals numbered as in the deals table, from 0.
     Right: wins per player or team (all games) with 95 % Wilson whiskers."""
     n = rules.n_seats
     teams = rules.layout.teams if rules.layout.partnership else None
     fig, (ax, bx) = _figure(2)
     first = list(deals.groupby("game", sort=True))[:1]
     for g, part in first:
-        for p in range(n):
-            ax.plot(part["deal"], part[f"total_p{p}"], label=f"player {p}", **player_style(p, teams))
+        # Partners carry one score (their lines would lie on top of each other): one line per team.
+        for p, label in ([(t[0], f"players {' + '.join(map(str, t))}") for t in teams] if teams
+                         else [(p, f"player {p}") for p in range(n)]):
+            ax.plot(part["deal"], part[f"total_p{p}"], label=label, **player_style(p, teams))
     ax.axhline(rules.game.target, color="black", linestyle=":", linewidth=1, label="target")
     ax.set_xlabel("deal (numbered from 0, as in the deals table)")
     ax.set_ylabel("running total")

@@ -25,6 +25,7 @@ and :func:`wide` pivots it to one column per rule set.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Sequence
 
@@ -38,6 +39,7 @@ from binokel_sim.game.simulate import play_deal
 from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
+from binokel_sim.stats import wilson_from_se
 from binokel_sim.play.solver import Solver
 
 #: Stream ids: distinct from the game simulation's and every other study's.
@@ -163,6 +165,11 @@ def compare(rule_sets: Sequence[Rules], deals: int = 20_000, played: int = 40, s
             per_rules[i].extend(play_rows(rule_sets[i], part))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
+    # Proportions get their 95 % Wilson interval (effective n from the SE); means none.
+    rate = df["figure"].map(is_rate).to_numpy(bool)
+    lo, hi = wilson_from_se(df["value"], df["se"], df["n"])
+    df.insert(5, "lo", np.where(rate, lo, np.nan))
+    df.insert(6, "hi", np.where(rate, hi, np.nan))
     from binokel_sim import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
@@ -175,15 +182,28 @@ def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
     order = list(dict.fromkeys(df["figure"]))
     names = list(dict.fromkeys(df["rules"]))
     if with_se:
-        cell = df.assign(cell=[_fmt(v, s) for v, s in zip(df["value"], df["se"])])
+        cell = df.assign(cell=[_fmt(v, s, lo, hi) for v, s, lo, hi in
+                               zip(df["value"], df["se"], df.get("lo", np.nan), df.get("hi", np.nan))])
         out = cell.pivot(index="figure", columns="rules", values="cell")
     else:
         out = df.pivot(index="figure", columns="rules", values="value")
     return out.reindex(index=order, columns=names).reset_index()
 
 
-def _fmt(value: float, se: float) -> str:
+def is_rate(figure: str) -> bool:
+    """Whether a figure of the table is a proportion (the rest are means in points).
+
+    >>> is_rate("make rate at 200"), is_rate("Tapp meld gain")
+    (True, False)
+    """
+    return re.search(r"mean|Tapp meld gain|score|contract bid|makeable bid", figure) is None
+
+
+def _fmt(value: float, se: float, lo: float = np.nan, hi: float = np.nan) -> str:
+    """``value ± se`` for a mean; ``value [lo, hi]`` for a proportion (never ``± 0``)."""
     if not np.isfinite(value):
         return "-"
     digits = 4 if abs(value) < 1 else 1
+    if np.isfinite(lo) and np.isfinite(hi):
+        return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{value:.{digits}f} ± {se:.{digits}f}" if np.isfinite(se) else f"{value:.{digits}f}"

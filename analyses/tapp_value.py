@@ -105,10 +105,10 @@ def chart(dist: pd.DataFrame, title: str):
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
     names = {"melds": "Tapp value (melds only)", "dd": "Tapp value (double-dummy)"}
     cols = [f"{k}_share" for k in names if f"{k}_share" in dist]
-    for i, (name, off) in enumerate((("melds", 0.0), ("dd", 0.5))):
-        if f"{name}_share" in dist:
-            ax.bar(dist["from"] + off * width / 2, dist[f"{name}_share"], width=width / 2, align="edge",
-                   label=names[name], color=SERIES[i])
+    k = len(cols)  # side by side within each bin, full width when alone
+    for i, name in enumerate(c[: -len("_share")] for c in cols):
+        ax.bar(dist["from"] + i * width / k, dist[f"{name}_share"], width=width / k * 0.9, align="edge",
+               label=names[name], color=SERIES[i])
     lo, hi, outside = _span(dist, cols)
     ax.set_xlim(lo - width, hi + width)
     if outside > 0:

@@ -26,7 +26,7 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
               help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 cards, minutes at 48; 0 skips it).")
 @seed_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
+              help="The long table (rules, study, figure, value, se, lo, hi, n) as CSV, Parquet or JSON.")
 @click.option("--charts", type=click.Path(file_okay=False), default=None, help="Folder for the charts.")
 @click.option("--chart-format", type=click.Choice(["png", "svg"]), default="png", show_default=True)
 @json_option
@@ -66,15 +66,18 @@ def compare_cmd(presets: tuple[str, ...], deals: int, played: int, seed: int, ou
 
 def rates_title(figures: pd.Series) -> str:
     """A title naming only what the rates chart shows (with --played 0: the sure-Durch rate alone)."""
-    shown = [label for key, label in (("make rate", "make rates at typical bids"), ("surrender", "surrender"),
-                                      ("Durch", "Durch")) if figures.str.contains(key).any()]
-    return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]).capitalize()
+    shown = [label for key, label in (("make rate", "make rates at typical bids"), ("surrender", "surrender rate"),
+                                      ("Durch played", "Durch played"), ("sure Durch", "sure Durch with the Tapp"))
+             if figures.str.contains(key).any()]
+    text = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+    return text[0].upper() + text[1:]
 
 
 def write_compare_charts(df: pd.DataFrame, folder: Path, fmt: str) -> list[Path]:
     """One chart per study: meld rates, mean melds and Tapp value, play figures, make rates."""
     from binokel_sim.analyses.charts import close, grouped_bars
     from binokel_sim.glossary import words
+    from binokel_sim.stats import wilson_from_se
 
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--charts: {folder} is not a folder")
@@ -93,7 +96,13 @@ def write_compare_charts(df: pd.DataFrame, folder: Path, fmt: str) -> list[Path]
         if part.empty:
             continue
         title = titles.get(name) or rates_title(part["figure"])
-        fig = grouped_bars(part.assign(figure=part["figure"].map(words)), "figure", "rules", "value", "se", title)
+        part = part.assign(figure=part["figure"].map(words))
+        if name in ("make_rates", "meld_rates"):  # proportions: Wilson whiskers, never below 0
+            lo, hi = wilson_from_se(part["value"], part["se"], part["n"])
+            fig = grouped_bars(part.assign(lo=lo, hi=hi), "figure", "rules", "value", None, title, "rate",
+                               interval=("lo", "hi"))
+        else:
+            fig = grouped_bars(part, "figure", "rules", "value", "se", title)
         path = folder / f"{name}.{fmt}"
         write_figure(fig, path)
         close(fig)

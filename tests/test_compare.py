@@ -45,7 +45,9 @@ def test_rule_sets_differ_where_they_should(table):
         rates = [w.loc[f"make rate at {b}", name] for b in (150, 200, 250, 300)]
         assert rates == sorted(rates, reverse=True)
         assert w.loc["contract bid", name] >= 150
-    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "n"}
+    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "lo", "hi", "n"}
+    rates = table[table["figure"].str.contains("rate|Durch|in hand")]
+    assert len(rates) and (rates.lo >= 0).all() and (rates.hi <= 1).all() and (rates.hi > rates.lo).all()
     assert (table[table.study == "play"]["n"] <= 1).all()
 
 
