@@ -23,12 +23,12 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
         f"hand    {ev.hand}   (seat {ev.seat}, rules {ev.rules.name})",
         f"policy  {ev.settings.policy}, n = {ev.n} deals, seed {ev.seed}, {ev.seconds:.1f} s",
         "",
-        f"{'bid':>5} {'P(make)':>15} {'E[score]':>17} {'P(go out)':>10}",
+        f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}",
     ]
     shown = ev.bids.head(rows)
     for r in shown.itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f}"
-                     f" {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
+        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} [{r.p_make_lo:.3f}, {r.p_make_hi:.3f}] {r.expected_score:>9.1f}"
+                     f" ± {r.expected_score_se:5.1f}"
                      f" {r.p_surrender:>10.3f}")
     if len(ev.bids) > rows:
         lines.append(f"  ... {len(ev.bids) - rows} more rows (--json or --out for all)")
@@ -40,9 +40,11 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
         f"Tapp value:  {_fmt(ev.tapp_value)}   (total {_fmt(ev.total_with_tapp)} with it,"
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
         "contracts:   " + ", ".join(f"{r.contract} {r.share:.1%}" for r in ev.contracts.itertuples() if r.share > 0),
-        f"P(makeable Durch): {ev.p_durch[0]:.3f} ± {ev.p_durch[1]:.3f}",
+        "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
     ]
-    if quick:
+    if quick and not quick["usable"]:
+        lines.append(quick["why"])
+    elif quick:
         lines.append(f"hand formula (quick, n = {quick['n_train']} fit deals): total ~ {quick['total']:.0f}"
                      f" ± {quick['sd']:.0f}, ceiling {quick['ceiling_bid']}, safe {quick['safe_bid']}")
     return "\n".join(lines)

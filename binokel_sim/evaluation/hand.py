@@ -41,6 +41,7 @@ from binokel_sim.exchange.policy import build_candidates, candidate_at, choose, 
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Scale, chunk_ranges, run_local_chunks
+from binokel_sim.stats import wilson
 from binokel_sim.scoring import bid_ladder, special_score, surrender_choice
 
 #: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
@@ -194,7 +195,8 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
 
 
 def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
-    """P(make), expected score and P(surrender) per bid, each with n and a standard error.
+    """P(make), expected score and P(surrender) per bid, each with n and a standard error
+    (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
     Made: a trump contract with a trick and total >= bid, or a made Durch/Bettel
     (their value covers any bid of the ladder). Score: the total, or
@@ -222,8 +224,9 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
     p = made.mean(axis=0)
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
+    lo, hi = wilson(made.sum(axis=0), n)
     return pd.DataFrame({
-        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
+        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n),
     })
@@ -252,6 +255,13 @@ class HandEvaluation:
     seconds: float
     parts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
+    def p_durch_interval(self) -> dict[str, Any]:
+        """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
+        from binokel_sim.stats import proportion
+
+        d = proportion(round(self.p_durch[0] * self.n), self.n)
+        return {"mean": d["p"], "se": d["se"], "lo": d["lo"], "hi": d["hi"], "n": self.n}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report: all figures with n and standard errors, and the provenance."""
         mse = lambda t: {"mean": t[0], "se": t[1], "n": self.n}  # noqa: E731
@@ -263,7 +273,7 @@ class HandEvaluation:
             "bids": self.bids.to_dict(orient="records"),
             "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
             "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
-            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": mse(self.p_durch),
+            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": self.p_durch_interval(),
             "seconds": round(self.seconds, 3),
         }
 
@@ -279,8 +289,9 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     safe = bids[bids["p_make"] >= confidence]
     n = parts["code"].shape[0]
     shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
+    lo, hi = wilson(shares * n, n)
     contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
-                              "share_se": np.sqrt(shares * (1 - shares) / n)})
+                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
     return dict(
         bids=bids,
         ceiling_bid=int(pos["bid"].max()) if len(pos) else None,
