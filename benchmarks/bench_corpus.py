@@ -1,6 +1,6 @@
 """Benchmark of the corpus build: per-deal CPU cost against today's study deal, same deals, same run.
 
-Baseline: :func:`binokel_sim.evaluation.study.study_chunk` as ``study_deals`` runs it (batched, no Durch
+Baseline: :func:`binokel_sim.evaluation.study.study_deals` (batched per chunk, no Durch
 check), which is what ``odds tapp`` / ``odds bids`` pay per deal. Measured: the
 corpus rows (:func:`binokel_sim.corpus.builder.corpus_rows`, one deal at a time so
 each row carries its own nodes and seconds) with each ``--policies`` entry, with and
@@ -20,13 +20,10 @@ import os
 import platform
 import time
 
-import pandas as pd
-
 from binokel_sim.corpus.builder import corpus_rows
-from binokel_sim.evaluation.hand import EvalSettings
-from binokel_sim.evaluation.study import study_chunk
+from binokel_sim.evaluation.study import study_deals
 from binokel_sim.rules import load_rules
-from binokel_sim.runner import Chunk, chunk_ranges
+from binokel_sim.runner import Chunk
 
 
 def timed(fn) -> tuple[float, object]:
@@ -46,11 +43,8 @@ def main() -> None:
     rules = load_rules(a.rules)
     chunk = Chunk(0, a.start, a.start + a.deals)
     corpus_rows(rules, a.seed, "heuristic", Chunk(0, 0, 1))  # compile / load caches
-    st = EvalSettings(policy="heuristic")
-    # What study_deals runs on one worker: chunks of 24 deals, each played in batches per soloist seat.
-    base_s, base = timed(lambda: pd.concat([
-        study_chunk(rules, a.seed, st, Chunk(c.index, c.start + a.start, c.stop + a.start), True, None)
-        for c in chunk_ranges(a.deals, 24)], ignore_index=True))
+    base_s, base = timed(lambda: study_deals(rules, a.start + a.deals, seed=a.seed, policy="heuristic", workers=1,
+                                              start=a.start))
     runs = []
     for policy in a.policies.split(","):
         for durch in (True, False):
@@ -65,7 +59,7 @@ def main() -> None:
             })
     print(json.dumps({
         "benchmark": "corpus", "rules": rules.name, "seed": a.seed, "deals": a.deals, "start": a.start,
-        "baseline": {"what": "study_chunk as study_deals runs it: heuristic policy, 24-deal chunks, no Durch check (today's study deal)",
+        "baseline": {"what": "study_deals, heuristic policy, batched, no Durch check (today's study deal)",
                      "cpu_seconds_per_deal": round(base_s / a.deals, 4),
                      "deals_per_hour_1_core": round(3600 * a.deals / base_s)},
         "runs": runs, "target_deals_per_hour_2_cores": 10000,

@@ -3,6 +3,7 @@
 # One line per command module; keep alphabetical.
 from . import bid  # noqa: F401
 from . import compare  # noqa: F401
+from . import corpus  # noqa: F401
 from . import deal  # noqa: F401
 from . import melds  # noqa: F401
 from . import odds_bids  # noqa: F401
@@ -11,9 +12,3 @@ from . import odds_tapp  # noqa: F401
 from . import report  # noqa: F401
 from . import simulate_games  # noqa: F401
 from . import solve  # noqa: F401
-
-# Plain groups, attached here.
-from .corpus import corpus_group  # noqa: E402
-from .main import cli  # noqa: E402
-
-cli.add_command(corpus_group)

@@ -1,7 +1,4 @@
-"""``binokel corpus build|info``: a corpus of solved deals, built once and read by the studies.
-
-A plain Click group (``corpus_group``); :mod:`binokel_sim.cli.commands` attaches it to ``binokel``.
-"""
+"""``binokel corpus build|info``: a corpus of solved deals, built once and read by the studies."""
 
 from __future__ import annotations
 
@@ -14,15 +11,16 @@ from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.exchange.candidates import POLICIES
 
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option
+from .main import cli
 from .scale_options import scale_options
 
 
-@click.group("corpus")
-def corpus_group() -> None:
+@cli.group()
+def corpus() -> None:
     """Corpora of solved deals (build, extend, inspect)."""
 
 
-@corpus_group.command("build")
+@corpus.command("build")
 @rules_option
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals the corpus should hold.")
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Corpus folder (created or extended).")
@@ -51,7 +49,7 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, as_json, quiet, scale
                    f"policy {m['policy']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s")
 
 
-@corpus_group.command("info")
+@corpus.command("info")
 @click.argument("folder", type=click.Path())
 @click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
 @json_option

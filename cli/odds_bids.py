@@ -13,7 +13,6 @@ from binokel_sim.output import table_writer, write_table
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option
 from .main import odds
 from .scale_options import scale_options
-from .corpus_options import corpus_options
 from .study_options import study_options
 
 
@@ -21,15 +20,13 @@ from .study_options import study_options
 @rules_option
 @seed_option
 @study_options
-@corpus_options
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--min-n", type=click.IntRange(min=2), default=20, show_default=True, help="Smallest class shown.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the table (.csv, .parquet, .json).")
 @json_option
 @quiet_option
 @scale_options
-def odds_bids_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, confidence, min_n, out, as_json, quiet,
-                  scale) -> None:
+def odds_bids_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, confidence, min_n, out, as_json, quiet, scale) -> None:
     """Over random hands: the ceiling bid (E[score] > 0) and the safe bid by meld points and aces.
 
     \b

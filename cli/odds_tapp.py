@@ -12,7 +12,6 @@ from binokel_sim.output import check_figure_path, table_writer, write_figure, wr
 from .common import echo_json, json_option, quiet_option, rules_option, seed_option
 from .main import odds
 from .scale_options import scale_options
-from .corpus_options import corpus_options
 from .study_options import study_options
 
 
@@ -20,15 +19,13 @@ from .study_options import study_options
 @rules_option
 @seed_option
 @study_options
-@corpus_options
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the by-class table (.csv, .parquet, .json).")
 @click.option("--dist-out", type=click.Path(dir_okay=False), default=None, help="Write the distribution table.")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None, help="Histogram (.png, .svg, .pdf).")
 @json_option
 @quiet_option
 @scale_options
-def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out, dist_out, chart_path, as_json,
-                  quiet, scale) -> None:
+def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out, dist_out, chart_path, as_json, quiet, scale) -> None:
     """Tapp value = E[result with the best exchange] - E[result with the Tapp laid away unseen].
 
     \b

@@ -27,10 +27,8 @@ import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES
-from binokel_sim.evaluation.hand import EvalSettings
-from binokel_sim.evaluation.study import study_chunk, study_deals
+from binokel_sim.evaluation.study import study_deals
 from binokel_sim.rules import Rules, load_rules
-from binokel_sim.runner import Chunk, Job, Scale
 
 from .reader import find_corpus, load_corpus
 
@@ -40,13 +38,6 @@ STUDY_COLUMNS = ("deal", "soloist", *FEATURES, "melds_with_tapp", "melds_tapp_un
                  "subjective_took")
 #: Deals a study plays when neither ``deals`` nor a corpus says otherwise.
 DEFAULT_DEALS = 1000
-
-
-def study_tail_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
-    """Study rows of deals ``offset + chunk`` (a :class:`~binokel_sim.runner.Job` chunk function)."""
-    off = int(job.params["offset"])
-    st = EvalSettings(policy=str(job.params["policy"])).check()
-    return study_chunk(job.rules, job.seed, st, Chunk(chunk.index, chunk.start + off, chunk.stop + off), True, None)
 
 
 def _prefix(df: pd.DataFrame) -> int:
@@ -60,8 +51,6 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
                fresh: bool = False, corpus: str | os.PathLike | None = None,
                play: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, at least 1000.
-
-    The CLI's ``--deals`` defaults to 1000: ``--deals N`` takes deals ``0 .. N - 1`` from the corpus.
 
     ``play=False`` (melds only) is always computed afresh: it needs no solver.
     """
@@ -87,12 +76,8 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     parts = []
     if k:
         parts.append(c.df.iloc[:k][list(STUDY_COLUMNS)])
-    if n > k and k == 0:
-        parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale))
-    elif n > k:
-        job = Job("study-tail", study_tail_chunk, n=n - k, seed=seed, rules=rules, chunk_size=24,
-                  params={"policy": policy, "offset": k})
-        parts.extend(job.run(scale or Scale(), desc="deals"))
+    if n > k:
+        parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k))
     df = pd.concat(parts, ignore_index=True)
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
     if c is not None:

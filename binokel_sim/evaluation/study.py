@@ -110,10 +110,11 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
 def study_deals(rules: Rules | str, samples: int, seed: int = 1, policy: str = "heuristic",
                 settings: EvalSettings | None = None, play: bool = True, workers: int | None = None,
                 progress: bool = False, dd: DD | None = None, stream: tuple[int, ...] = STREAM_STUDY,
-                chunk_size: int = 24, baseline: bool = True, scale=None) -> pd.DataFrame:
-    """``samples`` random deals, one row each (features, melds-only and double-dummy outcomes).
+                chunk_size: int = 24, baseline: bool = True, scale=None, start: int = 0) -> pd.DataFrame:
+    """Deals ``start .. samples - 1``, one row each (features, melds-only and double-dummy outcomes).
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
+    ``start``: skip the first deals (e.g. those a corpus already holds); rows do not depend on it.
     ``scale`` (a :class:`binokel_sim.runner.Scale`): run the chunks as a checkpointable
     :class:`~binokel_sim.runner.Job` (workers, ``--checkpoint``, ``--scheduler``) instead.
     """
@@ -124,11 +125,13 @@ def study_deals(rules: Rules | str, samples: int, seed: int = 1, policy: str = "
 
         from binokel_sim.runner import Job
 
-        job = Job("study-deals", study_job_chunk, n=samples, seed=seed, rules=rules, chunk_size=chunk_size,
-                  params={"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline})
+        params = {"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline}
+        job = Job("study-deals", study_job_chunk, n=samples - start, seed=seed, rules=rules, chunk_size=chunk_size,
+                  params={**params, "start": start} if start else params)
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
+    chunks = [Chunk(c.index, c.start + start, c.stop + start) for c in chunk_ranges(samples - start, chunk_size)]
     frames = run_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
-                        chunk_ranges(samples, chunk_size), workers=workers, progress=progress, desc="deals")
+                        chunks, workers=workers, progress=progress, desc="deals")
     return pd.concat(frames, ignore_index=True)
 
 
@@ -136,6 +139,8 @@ def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
     """:func:`study_chunk` as a :class:`~binokel_sim.runner.Job` calls it (top-level, so it pickles for Dask)."""
     p = job.params
     st = EvalSettings(**p["settings"]).check()
+    off = int(p.get("start", 0))
+    chunk = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
     return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]))
 
 
