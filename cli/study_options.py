@@ -19,7 +19,7 @@ def study_options(fn: Callable) -> Callable:
 
     options = [
         click.option("--deals", type=click.IntRange(min=2), default=None,
-                     help="Random deals to play out (default: all of a matching corpus, at least 1000)."),
+                     help="Random deals to play out (default: all of a matching corpus, else 1000)."),
         click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
                      help="Exchange policy of the soloist."),
         click.option("--melds-only", is_flag=True, help="Melds and discards only: no double-dummy play (fast)."),

@@ -50,7 +50,7 @@ def _prefix(df: pd.DataFrame) -> int:
 def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,
                fresh: bool = False, corpus: str | os.PathLike | None = None,
                play: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, at least 1000.
+    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, else 1000.
 
     ``play=False`` (melds only) is always computed afresh: it needs no solver.
     """
@@ -71,7 +71,7 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
             if c.manifest[key] != want:
                 raise InputError(f"--corpus {os.fspath(folder)} was built with {key} {c.manifest[key]}, not {want}")
     k = _prefix(c.df) if c is not None else 0
-    n = deals if deals is not None else max(k, DEFAULT_DEALS)
+    n = deals if deals is not None else (k or DEFAULT_DEALS)
     k = min(k, n)
     parts = []
     if k:
