@@ -146,6 +146,10 @@ def test_cli_info_json(whole, capsys):
     rep = json.loads(out)
     assert rep["manifest"]["deals"] == N and rep["manifest"]["rules"] == PRESET
     assert rep["headline"]["n"] == N and rep["manifest"]["policy"] == "heuristic"
+    code, out, err = run_cli(capsys, "corpus", "info", str(whole))
+    tv = rep["headline"]["tapp_value"]
+    assert code == 0 and f"Tapp value (paired):            {tv['mean']:.1f} ± {tv['se']:.1f} (n {N})" in out
+    assert f"bid 150: {rep['headline']['make'][0]['p_make']:.3f}" in out
 
 
 def test_no_shipped_corpus_for_a_private_rule_set(tmp_path):
