@@ -79,7 +79,9 @@ def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
         return real(rules, seed, policy, chunk, durch)
 
     monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
-    with pytest.raises(KeyboardInterrupt):
+    from binokel_sim.pool import Interrupted
+
+    with pytest.raises(Interrupted):  # Ctrl-C in a worker: the run stops, the chunks stored so far stay
         build_corpus(PRESET, N, tmp_path, seed=SEED, chunk_size=3)
     assert load_corpus(tmp_path, PRESET).n == 6
     monkeypatch.setattr(builder, "corpus_rows", real)

@@ -87,7 +87,7 @@ def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
     assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals_train"] == 24
     assert f["provenance"]["command"].startswith("binokel fit formula --rules standard --deals 24")
     assert 0 < f["provenance"]["n_train"] <= 24 and f["provenance"]["n_test"] <= 12
-    table = pd.read_csv(tmp_path / "f.csv")
+    table = pd.read_csv(tmp_path / "f.csv", comment="#")  # first line: the provenance
     assert table["term"].tolist() == ["intercept", "melds", "aces", "tens", "trump_len"]
     rep = run_json(capsys, "calibrate", "--deals", "30", "--seed", "2", "--charts", str(tmp_path / "ch"), "-q")
     assert rep["rules"] == "standard" and rep["deals"] == 30 and sum(r["n"] for r in rep["table"]) == 30

@@ -11,7 +11,8 @@ import pytest
 from binokel_sim.cards import counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.game.auction import auction
-from binokel_sim.game.simulate import GAME_STREAM, ceiling, play_deal
+from binokel_sim import streams
+from binokel_sim.game.simulate import ceiling, play_deal
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
 
@@ -23,7 +24,7 @@ LAYOUTS = ("standard", "four-solo", "kreuz")
 def test_each_seat_is_soloist_equally_often(name):
     rules = load_rules(name)
     n, sl = rules.n_seats, seat_slices(rules)
-    rows = Dealer(rules, 11, stream=(GAME_STREAM, 0)).deal(1200, start=0)
+    rows = Dealer(rules, 11, stream=streams.stream("game", 0)).deal(1200, start=0)
     seats = np.array([auction([ceiling(counts_of(r[s], check=False), rules) for s in sl[:n]], rules)[0] for r in rows])
     share = np.bincount(seats, minlength=n) / len(seats)
     se = math.sqrt((1 / n) * (1 - 1 / n) / len(seats))
@@ -33,7 +34,7 @@ def test_each_seat_is_soloist_equally_often(name):
 @pytest.mark.parametrize("name,deals", [("standard", 16), ("four-solo", 40), ("kreuz", 40)])
 def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
     rules = load_rules(name)
-    rows = Dealer(rules, 5, stream=(GAME_STREAM, 1)).deal(deals, start=0)
+    rows = Dealer(rules, 5, stream=streams.stream("game", 1)).deal(deals, start=0)
     solver = Solver()
     pred, made = [], []
     for r in rows:

@@ -67,11 +67,11 @@ def test_bad_output_paths_fail_before_work(words, outputs, tmp_path, capsys, no_
 
 
 def test_report_default_folder_checked(tmp_path, capsys, monkeypatch):
-    # Without --out the report goes to reports/<rules>: a file there is refused before any study runs.
+    # Without --out the report goes to my-report/<rules>: a file there is refused before any study runs.
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "reports").write_text("")
+    (tmp_path / "my-report").write_text("")
     monkeypatch.setattr("binokel_sim.analyses.report.build_report", lambda *a, **k: pytest.fail("work started"))
-    assert_one_line_error(capsys, "report", contains="reports")
+    assert_one_line_error(capsys, "report", contains="my-report")
 
 
 def test_odds_melds_bad_out_fails_as_a_subprocess(tmp_path):

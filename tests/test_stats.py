@@ -64,8 +64,9 @@ def test_rare_events_use_the_exact_test_not_z():
 def test_meld_odds_rows_carry_wilson_intervals_and_exact_tests():
     from binokel_sim.analyses.meld_odds import meld_odds_table
     from binokel_sim.rules import load_rules
+    from binokel_sim.runner import Scale
 
-    df = meld_odds_table(load_rules("standard"), 20_000, seed=3, exact=True, workers=2, scopes=("hand",))
+    df = meld_odds_table(load_rules("standard"), 20_000, seed=3, exact=True, scale=Scale(workers=2), scopes=("hand",))
     probs = df[~df.event.str.startswith("meld_mean_")]
     assert (probs.lo >= 0).all() and (probs.hi <= 1).all() and (probs.lo <= probs.value).all()
     assert (probs.hi >= probs.value).all() and (probs.hi > probs.lo).all()
