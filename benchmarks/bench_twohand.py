@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
@@ -35,18 +36,22 @@ def _summary(values: list[float]) -> dict[str, float]:
             "max": float(a.max()), "mean": float(a.mean())}
 
 
-def _timed_solves(solver: Solver, positions) -> tuple[list[float], list[int]]:
+def _timed_solves(solver: Solver, positions, values: list[int] | None = None) -> tuple[list[float], list[int]]:
     secs, nodes = [], []
     for pos in positions:
         solver.reset()
         t = time.perf_counter()
-        solver.max_points(pos)
+        v = solver.max_points(pos)
         secs.append(time.perf_counter() - t)
         nodes.append(solver.nodes)
+        if values is not None:
+            values.append(v)
     return secs, nodes
 
 
-def bench(deals: int, seed: int, games: int, workers: int) -> dict:
+def endgames(deals: int, seed: int) -> tuple[list, float, list[float], list[int], int]:
+    """The seeded endgames, the talon phase's seconds per deal, each endgame's fresh-table solve
+    (seconds, nodes) and the sum of the values (a checksum against another solver)."""
     rules = load_rules("two-hand")
     rows = Dealer(rules, seed=seed).deal(deals)
     solver = Solver()
@@ -54,7 +59,23 @@ def bench(deals: int, seed: int, games: int, workers: int) -> dict:
     ends = [play_deal(rules, row, endgame="none").endgame for row in rows]
     talon_s = (time.perf_counter() - t) / deals
     _timed_solves(solver, ends[:3])  # compile
-    secs, nodes = _timed_solves(solver, ends)
+    values: list[int] = []
+    secs, nodes = _timed_solves(solver, ends, values)
+    return ends, talon_s, secs, nodes, sum(values)
+
+
+def baseline_tree(tree: str, deals: int, seed: int) -> dict:
+    """The endgame figures of the solver in checkout ``tree``, timed in a child process."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    out = subprocess.run([sys.executable, __file__, "--endgames-only", "--deals", str(deals), "--seed", str(seed)],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def bench(deals: int, seed: int, games: int, workers: int) -> dict:
+    rules = load_rules("two-hand")
+    solver = Solver()
+    ends, talon_s, secs, nodes, vsum = endgames(deals, seed)
     std = load_rules("standard")
     srows = Dealer(std, seed=seed).deal(deals)
     rng = np.random.default_rng(seed)
@@ -66,7 +87,7 @@ def bench(deals: int, seed: int, games: int, workers: int) -> dict:
         "baseline_3seat_8tricks_s": _summary(bsecs), "baseline_nodes": _summary(bnodes),
         "ratio_median_endgame_to_baseline": float(np.median(secs) / np.median(bsecs)),
         "target_median_s": 0.005, "target_met": bool(np.median(secs) <= 0.005),
-        "talon_phase_s_per_deal": talon_s,
+        "talon_phase_s_per_deal": talon_s, "values_sum": vsum,
     }
     if games:
         t = time.perf_counter()
@@ -84,8 +105,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--baseline-tree", default=None, help="checkout of the old solver, timed in a child process")
+    ap.add_argument("--endgames-only", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.endgames_only:
+        _, _, secs, nodes, vsum = endgames(a.deals, a.seed)
+        print(json.dumps({"endgame_2seat_12tricks_s": _summary(secs), "endgame_nodes": _summary(nodes),
+                          "values_sum": vsum}))
+        return
+    base = baseline_tree(a.baseline_tree, a.deals, a.seed) if a.baseline_tree else None
     res = bench(a.deals, a.seed, a.games, a.workers)
+    if base is not None:
+        res["baseline_tree"] = {"tree": a.baseline_tree, **base, "ratio_median_new_to_old":
+                                res["endgame_2seat_12tricks_s"]["median"] / base["endgame_2seat_12tricks_s"]["median"],
+                                "ratio_mean_new_to_old":
+                                res["endgame_2seat_12tricks_s"]["mean"] / base["endgame_2seat_12tricks_s"]["mean"]}
     res["machine"] = {"python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count(),
                       "load_average_1min": os.getloadavg()[0]}
     print(json.dumps(res, indent=1))

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from binokel_sim.cards import deck_types
+from binokel_sim.cards import CARD_POINTS, deck_types
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.game.simulate import simulate_game
 from binokel_sim.play.solver import Position, Solver
@@ -65,6 +65,20 @@ def test_endgame_card_values_match_reference():
             h.remove(c)
             nh = (tuple(h), hands[1]) if p == 0 else (hands[0], tuple(h))
             assert v == minimax(nh, trick + (c,), leader, trump, {0})
+
+
+def test_full_endgames_bisection_agrees_with_tests_from_above():
+    # 12-trick endgames are beyond the reference minimax: the two-seat exact driver (bisection)
+    # must agree with the anytime driver, whose tests come from above (queries.run_bounds).
+    ends = [play_deal(RULES, row, endgame="none").endgame for row in Dealer(RULES, seed=3).deal(6)]
+    vals = []
+    for pos in ends:
+        v = Solver().max_points(pos)
+        b = Solver().bounds(pos)
+        assert b.lo == b.hi == v
+        vals.append(v)
+        assert 0 < v < sum(int(np.dot(h, CARD_POINTS)) for h in pos.hands) + RULES.play.last_trick
+    assert len(set(vals)) > 1
 
 
 def _rows(n, seed=5):

@@ -113,7 +113,11 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
             ws = p if b else wseat
             wc = c if b else win
             mine = ((maxm >> ws) & 1) == side
-            if mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
+            if mine and b and seats == 2 and c // 6 == trump and led // 6 != trump:
+                # Two seats: win in suit first, then ruff with the cheapest trump (the
+                # highest-point trump first cost 10 % more nodes on 150 two-hand endgames).
+                sc = 4500 - pts
+            elif mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
                 sc = 5000 + pts
             elif mine:
                 sc = 3000 + (6 - c % 6) * 4 - pts
