@@ -256,24 +256,18 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 bm = c
                 if best > alpha:
                     alpha = best
-                    if alpha >= beta:
-                        stats[HIST + p * 24 + c] += tleft
-                        stats[KILLER + ply] = c
-                        stats[S_CUTS] += 1
-                        stats[S_FIRST] += i == 0
-                        break
-        else:
-            if v < best:
-                best = v
-                bm = c
-                if best < beta:
-                    beta = best
-                    if alpha >= beta:
-                        stats[HIST + p * 24 + c] += tleft
-                        stats[KILLER + ply] = c
-                        stats[S_CUTS] += 1
-                        stats[S_FIRST] += i == 0
-                        break
+        elif v < best:
+            best = v
+            bm = c
+            if best < beta:
+                beta = best
+        # alpha < beta held before this move, and only the move just tried narrows the window.
+        if alpha >= beta:
+            stats[HIST + p * 24 + c] += tleft
+            stats[KILLER + ply] = c
+            stats[S_CUTS] += 1
+            stats[S_FIRST] += i == 0
+            break
     if pos == 0:
         lo = -INF
         hi = INF
