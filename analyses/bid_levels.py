@@ -42,7 +42,8 @@ def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
                   result=bounds_of(g, "result")[1].astype(np.int64))
         at_hi = bid_table(rules, up, t["bid"].to_numpy()).set_index("bid")
         ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
-                  "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None}
+                  "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
+                  "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
     return {
         "n": len(g), "mean_total": float(g["value"].mean()),
         "mean_total_se": float(g["value"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else float("nan"),
