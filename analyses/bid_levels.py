@@ -34,16 +34,13 @@ def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
     safe_bid = int(safe["bid"].max()) if len(safe) else None
     at = t.set_index("bid")
     lo, hi = bounds_of(g, "value")
-    ranged: dict = {}
-    if "value_hi" in g:
-        # The same table with every deal at its upper bound: unresolved deals counted as made.
-        up = parts_of(g)
-        up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0),
-                  result=bounds_of(g, "result")[1].astype(np.int64))
-        at_hi = bid_table(rules, up, t["bid"].to_numpy()).set_index("bid")
-        ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
-                  "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
-                  "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
+    # The same table with every deal at its upper bound: unresolved deals counted as made (exact rows: equal).
+    up = parts_of(g)
+    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
+    at_hi = bid_table(rules, up, t["bid"].to_numpy()).set_index("bid")
+    ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
+              "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
+              "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
     return {
         "n": len(g), "mean_total": float(g["value"].mean()),
         "mean_total_se": float(g["value"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else float("nan"),

@@ -52,7 +52,7 @@ def _stats(g: pd.DataFrame) -> dict[str, float]:
             x = g[col].to_numpy(np.float64)
             out[f"{name}_mean"] = float(x.mean())
             out[f"{name}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
-    if "tapp_value_hi" in g:
+    if "tapp_value" in g:  # also for exact rows (corpus, smaller decks): one schema whatever the source
         lo, hi = bounds_of(g, "tapp_value")
         out.update(dd_mean_lo=float(lo.mean()), dd_mean_hi=float(hi.mean()), unresolved=float((lo != hi).sum()))
     return out

@@ -117,7 +117,7 @@ def bounds_of(df: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
 
     >>> d = pd.DataFrame({"value": [100, 90], "value_hi": [100, 130]})
     >>> [x.tolist() for x in bounds_of(d, "value")]
-    [[100, 90], [100, 130]]
+    [[100.0, 90.0], [100.0, 130.0]]
     """
     x = df[col].to_numpy(np.float64)
     lo_col, hi_col = (f"{col}_lo", f"{col}_hi") if col == "tapp_value" else (col, f"{col}_hi")
