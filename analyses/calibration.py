@@ -52,11 +52,15 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
 
     ``bids``: the bid asked of each deal (default :func:`questions`).
     """
+    from binokel_sim.evaluation.study import bounds_of
+
     bids = questions(rules, df, span) if bids is None else bids
     pred = f.p_make(f.total_of(df[list(FEATURES)].to_numpy()), bids)
     trump = is_trump(df["code"].to_numpy())
     made = np.where(trump, df["took"].to_numpy(bool) & (df["value"].to_numpy() >= bids),
                     df["special_made"].to_numpy(bool))
+    hi = bounds_of(df, "value")[1]
+    made_hi = np.where(trump, (df["took"].to_numpy(bool) | (hi > 0)) & (hi >= bids), made)
     edges = np.linspace(0.0, 1.0, bins + 1)
     k = np.clip(np.digitize(pred, edges) - 1, 0, bins - 1)
     rows = []
@@ -68,7 +72,8 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
         r = proportion(int(made[sel].sum()), n)
         rows.append({"bin_from": edges[b], "bin_to": edges[b + 1], "n": float(n), "predicted": float(pred[sel].mean()),
                      "realised": r["p"], "realised_se": r["se"], "realised_lo": r["lo"], "realised_hi": r["hi"],
-                     "gap": r["p"] - float(pred[sel].mean())})
+                     "gap": r["p"] - float(pred[sel].mean()),
+                     "realised_if_made": float(made_hi[sel].mean())})
     return pd.DataFrame(rows)
 
 
@@ -94,8 +99,11 @@ def chart(table: pd.DataFrame, title: str):
 
 
 def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1000, seed: int = 2,
-              policy: str = "heuristic", scale: Scale | None = None) -> pd.DataFrame:
+              policy: str = "heuristic", scale: Scale | None = None, solve_budget: int | None = None) -> pd.DataFrame:
     """The committed hand formula's calibration table on ``deals`` double-dummy deals of their own stream.
+
+    ``solve_budget``: nodes per solve (see :func:`binokel_sim.evaluation.study.study_deals`); a deal left
+    unresolved counts as failed in ``realised`` and as made in ``realised_if_made``.
 
     Provenance (rules, seed, deals, policy, the largest gap) is in ``df.attrs``.
     """
@@ -104,7 +112,8 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
     rules = as_rules(rules)
     check_count("deals", deals, minimum=2)
     f = load_formula(rules)
-    df = study_deals(rules, deals, seed, policy, stream=STREAM_CALIBRATION, baseline=False, scale=scale)
+    df = study_deals(rules, deals, seed, policy, stream=STREAM_CALIBRATION, baseline=False, scale=scale,
+                     solve_budget=solve_budget)
     table = calibration_table(rules, f, df)
     table.attrs.update({"study": "calibration", "rules": rules.name, "seed": seed, "deals": deals, "policy": policy,
                         "max_abs_gap": float(table["gap"].abs().max()) if len(table) else float("nan")})

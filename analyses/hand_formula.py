@@ -64,14 +64,16 @@ def fit(rules: Rules, train: pd.DataFrame, test: pd.DataFrame, features=FORMULA_
 
 
 def run(rules: Rules | str | os.PathLike[str], deals: int, seed: int, policy: str = "heuristic",
-        scale: Scale | None = None, dd: DD | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
+        scale: Scale | None = None, dd: DD | None = None,
+        solve_budget: int | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
     """Simulate ``deals`` training and ``deals // 2`` test deals, then :func:`fit`."""
     rules = as_rules(rules)
     check_count("deals", deals, minimum=2)
     t0 = time.perf_counter()
-    train = study_deals(rules, deals, seed, policy, dd=dd, stream=STREAM_STUDY, baseline=False, scale=scale)
+    train = study_deals(rules, deals, seed, policy, dd=dd, stream=STREAM_STUDY, baseline=False, scale=scale,
+                        solve_budget=solve_budget)
     test = study_deals(rules, max(deals // 2, 2), seed, policy, dd=dd, stream=STREAM_TEST, baseline=False,
-                       scale=scale)
+                       scale=scale, solve_budget=solve_budget)
     prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals_train": deals, "deals_test": max(deals // 2, 2),
             "streams": {"train": list(STREAM_STUDY), "test": list(STREAM_TEST)},
             "command": f"binokel fit formula --rules {rules.name} --deals {deals} "

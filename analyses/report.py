@@ -57,7 +57,7 @@ def check_budget(name: str) -> Budget:
 
 
 def budget_with(name: str | Budget, meld_deals: int | None = None, study_deals: int | None = None,
-                calibration_deals: int | None = None) -> Budget:
+                calibration_deals: int | None = None, solve_budget: int | None = None) -> Budget:
     """Budget ``name`` with some deal counts overridden; the name records the overrides.
 
     >>> budget_with("quick", study_deals=8).name
@@ -67,6 +67,8 @@ def budget_with(name: str | Budget, meld_deals: int | None = None, study_deals: 
     over = {k: check_count(k.replace("_", " "), v, minimum=1 if k == "meld_deals" else 2)
             for k, v in (("meld_deals", meld_deals), ("study_deals", study_deals),
                          ("calibration_deals", calibration_deals)) if v is not None}
+    if solve_budget is not None:
+        over["solve_budget"] = solve_budget
     if not over:
         return b
     label = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in over.items())
@@ -77,12 +79,13 @@ def budget_with(name: str | Budget, meld_deals: int | None = None, study_deals: 
 
 
 def study_frame(rules: Rules, deals: int, seed: int, scale: Scale, stream: tuple[int, ...], baseline: bool,
-                policy: str = "heuristic") -> pd.DataFrame:
-    """``deals`` study deals of ``stream`` as one DataFrame (seeded chunks; any scale, same rows)."""
+                policy: str = "heuristic", solve_budget: int | None = None) -> pd.DataFrame:
+    """``deals`` study deals of ``stream`` as one DataFrame (seeded chunks; any scale, same rows); ``solve_budget``:
+    nodes per solve (:func:`binokel_sim.evaluation.study.study_deals`)."""
     from binokel_sim.evaluation.study import study_deals
 
     return study_deals(rules, deals, seed, policy, stream=stream, baseline=baseline, chunk_size=STUDY_CHUNK,
-                       scale=scale)
+                       scale=scale, solve_budget=solve_budget)
 
 
 # ----------------------------------------------------------------------------- sections
@@ -145,6 +148,16 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     return [s1, s2], df
 
 
+def _unresolved(o: pd.Series) -> str:
+    """The unresolved deals' line: their fraction and the range of the double-dummy mean (empty if none)."""
+    k = int(o.get("unresolved", 0) or 0)
+    if not k:
+        return ""
+    return (f" {k} of {int(o['n'])} deals ({k / o['n']:.1%}) were not resolved within the solver budget: "
+            f"the double-dummy mean lies in [{o['dd_mean_lo']:.1f}, {o['dd_mean_hi']:.1f}] (the figure above "
+            "counts them at their lower bounds).")
+
+
 def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
     from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
 
@@ -152,7 +165,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
     o = summary(study).iloc[0]
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
                   f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
-                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points.")
+                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points." + _unresolved(o))
     s.text.append(f"Tapp value (melds only): {FIGURES['Tapp value (melds only)']} "
                   f"Tapp value (double-dummy): {FIGURES['Tapp value (double-dummy)']}")
     s.tables.append(("Tapp value by hand class", by_class(study)))
@@ -263,7 +276,8 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> 
     from binokel_sim.analyses.calibration import STREAM_CALIBRATION, calibration_table, chart
 
     s = Section("calibration", "Calibration of the advisor")
-    cal = study_frame(rules, b.calibration_deals, seed, scale, STREAM_CALIBRATION, False)
+    cal = study_frame(rules, b.calibration_deals, seed, scale, STREAM_CALIBRATION, False,
+                      solve_budget=b.solve_budget)
     t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
     s.text.append(f"The formula's P(make) against the double-dummy outcome on {len(cal)} deals of their own stream "
                   "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
@@ -298,7 +312,8 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
         return r
 
     sections, _ = timed("meld odds", meld_sections, rules, b, seed, scale)
-    study = timed("study deals", study_frame, rules, b.study_deals, seed, scale, STREAM_STUDY, True)
+    study = timed("study deals", study_frame, rules, b.study_deals, seed, scale, STREAM_STUDY, True, "heuristic",
+                  b.solve_budget)
     sections.append(tapp_section(rules, study))
     sections.append(bid_section(rules, study))
     fsec, f = formula_section(rules, study, seed, scale, b)

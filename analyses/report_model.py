@@ -26,6 +26,8 @@ class Budget:
     study_deals: int
     calibration_deals: int
     exact: bool = True
+    #: Solver nodes per deal for the play studies (None: exact below 48 cards, the default budget at 48).
+    solve_budget: int | None = None
 
 
 BUDGETS = {

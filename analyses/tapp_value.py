@@ -11,6 +11,11 @@ the discards unseen (its card points still count for the soloist), measured two 
 Hand classes count what the player sees before the Tapp: meld points at the best
 trump, aces, tens, longest suit.
 
+Which query (issue #11): a mean needs each deal's value, so the study asks exact values;
+at 48 cards within a node budget (:mod:`binokel_sim.evaluation.study`), where a deal left
+unresolved is kept with its proven range: ``dd_mean_lo``/``dd_mean_hi`` bound the mean
+(every unresolved deal at its lowest / highest Tapp value) and ``unresolved`` counts them.
+
 >>> import numpy as np, pandas as pd
 >>> df = pd.DataFrame({"melds": [0, 120], "aces": [1, 3], "tens": [2, 2], "longest": [4, 6],
 ...                    "melds_tapp_value": [30.0, 50.0], "tapp_value": [20, 40]})
@@ -22,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from binokel_sim.evaluation.study import bounds_of
 
 #: Class edges per feature (right-closed bins) and their labels.
 CLASSES = {
@@ -45,6 +52,9 @@ def _stats(g: pd.DataFrame) -> dict[str, float]:
             x = g[col].to_numpy(np.float64)
             out[f"{name}_mean"] = float(x.mean())
             out[f"{name}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+    if "tapp_value" in g:  # also for exact rows (corpus, smaller decks): one schema whatever the source
+        lo, hi = bounds_of(g, "tapp_value")
+        out.update(dd_mean_lo=float(lo.mean()), dd_mean_hi=float(hi.mean()), unresolved=float((lo != hi).sum()))
     return out
 
 

@@ -26,7 +26,7 @@ from .study_options import study_options
 @quiet_option
 @scale_options
 def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min_n, out, as_json, quiet,
-                  scale) -> None:
+                  scale, solve_budget) -> None:
     """Over random hands: the ceiling bid (E[score] > 0) and the safe bid by meld points and aces.
 
     \b
@@ -35,7 +35,8 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
     """
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir)
+    df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir,
+                            solve_budget=solve_budget)
     deals = len(df)
     table = bid_levels(rules, df, confidence, min_n)
     if out:

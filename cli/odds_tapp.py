@@ -28,7 +28,7 @@ from .study_options import study_options
 @quiet_option
 @scale_options
 def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out, dist_out, charts, chart_format,
-                  as_json, quiet, scale) -> None:
+                  as_json, quiet, scale, solve_budget) -> None:
     """Tapp value = E[result with the best exchange] - E[result with the Tapp laid away unseen].
 
     \b
@@ -36,7 +36,7 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
       binokel odds tapp --deals 2000 --out tapp.csv --charts charts/
     """
     df, source = study_rows(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale, fresh=fresh,
-                            corpus=corpus_dir)
+                            corpus=corpus_dir, solve_budget=solve_budget)
     deals = len(df)
     overall, classes, dist = summary(df), by_class(df), distribution(df)
     if out:

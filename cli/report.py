@@ -8,6 +8,7 @@ import click
 
 from .common import echo_json, json_option, output_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
+from .study_options import solve_budget_option
 
 
 @click.command("report", short_help="Strategy report of a rule set: HTML + Markdown, charts.")
@@ -20,6 +21,7 @@ from .scale_options import scale_options
 @click.option("--calibration-deals", type=click.IntRange(min=2), default=None,
               help="Override the budget's calibration deals.")
 @seed_option
+@solve_budget_option
 @output_option("--out", kind="folder",
                help="Output folder [default: my-report/<rules name>; the committed examples under reports/ "
                     "stay untouched].")
@@ -27,7 +29,7 @@ from .scale_options import scale_options
 @quiet_option
 @scale_options
 def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | None, calibration_deals: int | None,
-               seed: int, out: str | None, as_json: bool, quiet: bool, scale) -> None:
+               seed: int, solve_budget: int | None, out: str | None, as_json: bool, quiet: bool, scale) -> None:
     """Write OUT/report.html (self-contained) and OUT/report.md with charts in OUT/figures.
 
     Meld odds (Monte Carlo beside exact), the meld-total distribution, the Tapp's value,
@@ -45,7 +47,7 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
     folder = out or f"my-report/{rules.name}"
     check_output(folder, "--out", "folder")
     command = "binokel " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("binokel") else ""
-    b = budget_with(budget, meld_deals, study_deals, calibration_deals)
+    b = budget_with(budget, meld_deals, study_deals, calibration_deals, solve_budget)
     report = build_report(rules, b, seed, scale, command=command)
     paths = render(report, folder)
     if as_json:

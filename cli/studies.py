@@ -25,7 +25,7 @@ from .study_options import study_options
 @quiet_option
 @scale_options
 def fit_formula_cmd(rules, deals: int, policy: str, seed: int, write: bool, out, as_json: bool, quiet: bool,
-                    scale) -> None:
+                    scale, solve_budget) -> None:
     """Fit the soloist's double-dummy total on countable features (melds, aces, tens, trump length).
 
     Training and test deals come from different streams of the seed, so the test error is
@@ -38,7 +38,7 @@ def fit_formula_cmd(rules, deals: int, policy: str, seed: int, write: bool, out,
     from binokel_sim.analyses.hand_formula import run, save
     from binokel_sim.evaluation.formula import formula_dict
 
-    f, stats, _, _ = run(rules, deals, seed, policy, scale=scale)
+    f, stats, _, _ = run(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
     if write:
         save(f)
     if out is not None:
@@ -66,7 +66,7 @@ def fit_formula_cmd(rules, deals: int, policy: str, seed: int, write: bool, out,
 @quiet_option
 @scale_options
 def calibrate_cmd(rules, deals: int, policy: str, seed: int, out, charts, chart_format: str, as_json: bool,
-                  quiet: bool, scale) -> None:
+                  quiet: bool, scale, solve_budget) -> None:
     """Predicted P(make) of the committed hand formula against the realised make rate, by bin.
 
     \b
@@ -75,7 +75,7 @@ def calibrate_cmd(rules, deals: int, policy: str, seed: int, out, charts, chart_
     """
     from binokel_sim.analyses.calibration import calibrate, chart
 
-    table = calibrate(rules, deals, seed, policy, scale=scale)
+    table = calibrate(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
     if out is not None:
         write_table(table, out)
     if charts is not None:

@@ -6,15 +6,26 @@ from typing import Callable
 
 import click
 
+from binokel_sim.evaluation.dd import DEFAULT_BUDGET_NODES, budget_nodes_of
 from binokel_sim.exchange.candidates import POLICIES
+
+
+def solve_budget_option(f: Callable) -> Callable:
+    """``--solve-budget 10s|50000000n`` -> ``solve_budget`` (nodes per solve, or None: the default)."""
+    return click.option("--solve-budget", "solve_budget", default=None, metavar="BUDGET",
+                        callback=lambda ctx, param, v: budget_nodes_of(v),
+                        help="Per-deal solver budget at 48 cards: nodes (50000000n) or seconds (10s, converted "
+                             f"to nodes, reproducible). Default {DEFAULT_BUDGET_NODES}n; unresolved deals are "
+                             "reported as ranges; given for a smaller deck it applies there too.")(f)
 
 
 def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: bool = False,
                   corpus: bool = False) -> Callable:
-    """``--deals N`` and ``--policy P``; with ``melds_only``, also ``--melds-only`` (skip the double-dummy play);
+    """``--deals N``, ``--policy P`` and ``--solve-budget``; with ``melds_only``, also ``--melds-only`` (no play);
     with ``corpus``, also ``--fresh`` and ``--corpus DIR`` (read solved deals from a matching corpus)."""
 
     def deco(f: Callable) -> Callable:
+        f = solve_budget_option(f)
         if corpus:
             f = click.option("--corpus", "corpus_dir", type=click.Path(), default=None,
                              help="Read solved deals from this corpus folder (rules, seed and policy must match).")(f)

@@ -49,7 +49,7 @@ def _prefix(df: pd.DataFrame) -> int:
 
 def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,
                fresh: bool = False, corpus: str | os.PathLike | None = None,
-               play: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
+               play: bool = True, solve_budget: int | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, else 1000.
 
     ``play=False`` (melds only) is always computed afresh: it needs no solver.
@@ -77,7 +77,8 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     if k and c is not None:
         parts.append(c.df.iloc[:k][list(STUDY_COLUMNS)])
     if n > k:
-        parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k))
+        parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k,
+                                 solve_budget=solve_budget))
     df = pd.concat(parts, ignore_index=True)
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
     if c is not None:

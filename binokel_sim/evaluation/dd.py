@@ -15,6 +15,15 @@ trumps, Durch led by the soloist, a partner helping).
 The back end is injected (``dd=DD(...)``) so the plumbing is testable on its own; by
 default it is :func:`binokel_sim.play.solver.max_points_batch` and :class:`binokel_sim.play.solver.Solver`.
 
+*Budget (48 cards).* A 15-trick deal can take an hour to solve exactly, so decks of
+:data:`BUDGET_MIN_CARDS` or more cards are solved by ``Solver.bounds`` within a node budget
+(:func:`budgeted`, default :data:`DEFAULT_BUDGET_NODES`): ``value`` is then the proven
+*lower* bound of the total and the upper bound is recorded beside it (:meth:`Record.hi_of`);
+an unresolved deal is kept, never dropped. The budget counts nodes, not seconds, so the same
+seed gives the same numbers on any machine. Smaller decks keep the exact batch solver: a
+40-card deal takes milliseconds, and a budget that never binds would only cost Python
+overhead per row (the answers would be the same: ``bounds`` is exact when it finishes).
+
 >>> from binokel_sim.rules import load_rules
 >>> r = load_rules("standard")
 >>> first_leader(r, soloist=2, contract=0), first_leader(r, soloist=2, contract=4)
@@ -35,6 +44,15 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import round_points, side_mask
 
 Solver = Callable[..., np.ndarray]
+#: ``bounds(counts, trump, leader, side, bonus, last_trick) -> (lo, hi)``: proven card-point intervals.
+Bounds = Callable[..., tuple[np.ndarray, np.ndarray]]
+#: Decks of this many cards (15-trick three-player, 11-card four-player deals) are solved within a budget.
+BUDGET_MIN_CARDS = 48
+#: Default node budget per solve: ~10 s of CPU for a 48-card ``bounds`` search on the 2-core reference
+#: machine (3.5 M nodes per CPU second measured, README Performance). Nodes, not seconds: same seed, same numbers.
+DEFAULT_BUDGET_NODES = 35_000_000
+#: ``--solve-budget 10s`` is converted to nodes at this rate (the reference machine's), so it stays reproducible.
+NODES_PER_SECOND = 3_500_000
 #: ``made(code, counts[seats, 24], soloist, side seats, leader, last_trick) -> bool`` for Durch / Bettel.
 Specials = Callable[..., bool]
 
@@ -48,7 +66,79 @@ class DD:
 
     points: Solver | None = None
     specials: Callable[[], Specials] | None = None
+    #: Trump rows by proven intervals instead of ``points`` (see :func:`budgeted`); ``record`` keeps the upper bounds.
+    bounds: Bounds | None = None
+    record: "Record | None" = None
 
+
+class Record:
+    """Upper bounds of the totals :func:`solve_rows` returned as lower bounds, looked up by the returned array.
+
+    Keyed by the array object itself (its ``id``, the array kept alive here), so a caller that
+    passes ``value`` through unchanged (``play_deals``) can find its interval afterwards.
+    """
+
+    def __init__(self) -> None:
+        self._hi: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def put(self, value: np.ndarray, hi: np.ndarray) -> None:
+        self._hi[id(value)] = (value, hi)
+
+    def hi_of(self, value: np.ndarray) -> np.ndarray:
+        """The upper bounds of ``value`` (itself when it was not recorded: exact)."""
+        got = self._hi.get(id(value))
+        return got[1] if got is not None and got[0] is value else value
+
+
+def bounded_points(budget_nodes: int) -> Bounds:
+    """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
+    so a row's answer does not depend on the rows before it)."""
+    from binokel_sim.play.solver import Position, Solver as SolverAPI
+
+    solver = SolverAPI()
+
+    def run(counts, trump, leader, side, bonus, last):
+        n = counts.shape[0]
+        lo = np.zeros(n, dtype=np.int64)
+        hi = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
+            pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
+                           seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
+            solver.reset()
+            r = solver.bounds(pos, budget_nodes=budget_nodes)
+            lo[i], hi[i] = r.lo, r.hi
+        return lo, hi
+
+    return run
+
+
+def budget_nodes_of(text: str | None) -> int | None:
+    """``--solve-budget`` text as a node count: ``"50000000n"`` nodes, ``"10s"`` at :data:`NODES_PER_SECOND`.
+
+    >>> budget_nodes_of("10s"), budget_nodes_of("2000000n"), budget_nodes_of(None)
+    (35000000, 2000000, None)
+    """
+    if text is None:
+        return None
+    from binokel_sim.play.solver.queries import parse_budget
+
+    nodes, seconds = parse_budget(text)
+    return nodes if nodes is not None else max(1, int(round(float(seconds or 0) * NODES_PER_SECOND)))
+
+
+def budgeted(rules: Rules, budget_nodes: int | None = None) -> DD | None:
+    """The back end for ``rules``: ``None`` (exact, the default) below :data:`BUDGET_MIN_CARDS` cards,
+    else :func:`bounded_points` within ``budget_nodes`` (default :data:`DEFAULT_BUDGET_NODES`) and a fresh
+    :class:`Record`. A ``budget_nodes`` given for a smaller deck applies too.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> budgeted(load_rules("standard")) is None, budgeted(load_rules("standard-48")).record is not None
+    (True, True)
+    """
+    if budget_nodes is None and rules.layout.deck_size < BUDGET_MIN_CARDS:
+        return None
+    return DD(bounds=bounded_points(budget_nodes or DEFAULT_BUDGET_NODES), record=Record())
 
 def default_solver() -> Solver:
     from binokel_sim.play.solver import max_points_batch
@@ -87,15 +177,19 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
                hands: np.ndarray, dd: DD | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(value int64[n], took bool[n]) of each row.
 
+    With a ``dd.bounds`` back end ``value`` is the proven lower bound of the total, its upper
+    bound goes to ``dd.record`` (:meth:`Record.hi_of`), and ``took`` means a trick is proven.
+
     Trump rows: value = the soloist side's total (discards + tricks + melds with a trick,
     the partner's melds too at Kreuzbinokel), ``took`` = the side took a trick.
     Durch / Bettel rows: value 1 if made else 0 (``took`` likewise), one solver query each.
     ``hands``: uint8[n, seats, 24], every seat's cards at the first trick.
     """
     dd = dd or DD()
-    solver = dd.points or default_solver()
+    solver = dd.points or (default_solver() if dd.bounds is None else None)
     n = kept.shape[0]
     value = np.zeros(n, dtype=np.int64)
+    value_hi = value
     took = np.zeros(n, dtype=bool)
     counts = np.ascontiguousarray(hands, dtype=np.uint8).copy()
     counts[:, soloist, :] = kept
@@ -115,8 +209,17 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
                 value[trump_rows] += m  # melds count without a trick: add them outside the play
         leader = np.full(trump_rows.size, first_leader(rules, soloist, Contract.E), dtype=np.int8)
         side = np.full(trump_rows.size, mask, dtype=np.uint8)
-        pts = np.asarray(solver(c, tr, leader, side, bonus, int(rules.play.last_trick)), dtype=np.int64)
-        value[trump_rows] += round_points(disc_points[trump_rows].astype(np.int64) + pts, rules)
+        dp = disc_points[trump_rows].astype(np.int64)
+        if solver is None:
+            assert dd.bounds is not None
+            pts, pts_hi = (np.asarray(x, dtype=np.int64)
+                           for x in dd.bounds(c, tr, leader, side, bonus, int(rules.play.last_trick)))
+            value_hi = value.copy()
+            # Rounding is monotone, so the rounded bounds bound the rounded total.
+            value_hi[trump_rows] += round_points(dp + pts_hi, rules)
+        else:
+            pts = np.asarray(solver(c, tr, leader, side, bonus, int(rules.play.last_trick)), dtype=np.int64)
+        value[trump_rows] += round_points(dp + pts, rules)
         took[trump_rows] = pts > 0
     special_rows = np.nonzero(~is_trump(code))[0]
     if special_rows.size:
@@ -127,4 +230,8 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
             ok = bool(made(int(code[i]), counts[i], soloist, seats, lead, int(rules.play.last_trick)))
             value[i] = ok
             took[i] = ok
+        if value_hi is not value:
+            value_hi[special_rows] = value[special_rows]
+    if dd.record is not None and value_hi is not value:
+        dd.record.put(value, value_hi)
     return value, took

@@ -7,8 +7,15 @@ the melds-only Tapp value (best exchange for melds + discards, against the hand'
 melds + the Tapp's points laid away), and -- with ``play=True`` -- the double-dummy
 outcome of the exchange policy and of the no-Tapp baseline (:func:`play_deals`).
 
+Which query (issue #11): the studies report means (Tapp value, mean totals) and P(make) at
+every bid of the ladder from one row per deal, so each deal asks the value itself -- exact
+below 48 cards, ``bounds`` within a node budget at 48 cards (:func:`binokel_sim.evaluation.dd.budgeted`).
+Then ``value``/``result``/``base_result`` are proven lower bounds, ``value_hi``/``result_hi``/
+``base_result_hi`` the upper ones, ``tapp_value_lo``/``tapp_value_hi`` the Tapp value's range and
+``exact`` says whether the deal was resolved; :func:`bounds_of` reads them (exact when absent).
+
 >>> import numpy as np
->>> from binokel_sim.evaluation.dd import DD
+>>> from binokel_sim.evaluation.dd import DD, budgeted
 >>> df = study_deals("standard", 6, seed=1, policy="melds",
 ...                  dd=DD(points=lambda c, *a: np.full(len(c), 100, np.int32), specials=lambda: lambda *a: False))
 >>> df["soloist"].tolist(), bool((df["melds_tapp_value"] >= 0).all())
@@ -28,7 +35,7 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation.hand import EvalSettings, deal_counts, play_deals
-from binokel_sim.evaluation.dd import DD
+from binokel_sim.evaluation.dd import DD, budgeted
 from binokel_sim.exchange.policy import build_candidates
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.melds.scorer import totals_by_trump
@@ -88,11 +95,45 @@ def add_play_columns(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFr
     return df
 
 
+def add_bounds(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The interval columns (see the module docstring) from :func:`play_deals`-style arrays and their
+    upper bounds ``value_hi``/``base_value_hi`` (absent: exact)."""
+    value = cols["value"]
+    base = cols.get("base_value", value)
+    hi = cols.get("value_hi", value)
+    base_hi = cols.get("base_value_hi", base)
+    df["value_hi"] = hi
+    df["result_hi"] = df["result"].to_numpy(np.int64) + (hi - value)
+    df["base_result_hi"] = df["base_result"].to_numpy(np.int64) + (base_hi - base)
+    df["tapp_value_lo"] = df["result"] - df["base_result_hi"]
+    df["tapp_value_hi"] = df["result_hi"] - df["base_result"]
+    df["exact"] = (hi == value) & (base_hi == base)
+    return df
+
+
+def bounds_of(df: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) bounds of ``value``, ``result`` or ``tapp_value`` per row; rows without interval
+    columns (exact solves, corpus rows) give the value twice.
+
+    >>> d = pd.DataFrame({"value": [100, 90], "value_hi": [100, 130]})
+    >>> [x.tolist() for x in bounds_of(d, "value")]
+    [[100.0, 90.0], [100.0, 130.0]]
+    """
+    x = df[col].to_numpy(np.float64)
+    lo_col, hi_col = (f"{col}_lo", f"{col}_hi") if col == "tapp_value" else (col, f"{col}_hi")
+    lo = df[lo_col].to_numpy(np.float64) if lo_col in df else x
+    hi = df[hi_col].to_numpy(np.float64) if hi_col in df else x
+    return np.where(np.isnan(lo), x, lo), np.where(np.isnan(hi), x, hi)
+
+
 def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
-                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True) -> pd.DataFrame:
+                stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True,
+                solve_budget: int | None = None) -> pd.DataFrame:
     """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
     df, hands, tapp = deal_frame(rules, seed, chunk, stream)
     if play:
+        if dd is None:
+            dd = budgeted(rules, solve_budget)
         idx = df["deal"].to_numpy()
         seats = df["soloist"].to_numpy()
         cols: dict[str, np.ndarray] = {}
@@ -108,17 +149,24 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
                 if k not in cols:
                     cols[k] = np.zeros((chunk.size, *v.shape[1:]), dtype=v.dtype)
                 cols[k][sel] = v
+            if dd is not None and dd.record is not None:
+                # The record is keyed by the arrays play_deals returned: gather their upper bounds now.
+                for k in ("value", "base_value"):
+                    cols.setdefault(f"{k}_hi", np.zeros(chunk.size, dtype=np.int64))[sel] = dd.record.hi_of(parts[k])
         add_play_columns(df, cols)
+        add_bounds(df, cols)
     return df
 
 
 def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1, policy: str = "heuristic",
                 settings: EvalSettings | None = None, play: bool = True, dd: DD | None = None,
                 stream: tuple[int, ...] = STREAM_STUDY, chunk_size: int = 24, baseline: bool = True,
-                scale: Scale | None = None, start: int = 0) -> pd.DataFrame:
+                scale: Scale | None = None, start: int = 0, solve_budget: int | None = None) -> pd.DataFrame:
     """Deals ``start .. deals - 1``, one row each (features, melds-only and double-dummy outcomes).
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
+    ``solve_budget``: nodes per deal for ``Solver.bounds`` (None: exact below 48 cards, else
+    :data:`~binokel_sim.evaluation.dd.DEFAULT_BUDGET_NODES`; see the module docstring).
     ``start``: skip the first deals (e.g. those a corpus already holds); rows do not depend on it.
     ``scale`` (a :class:`binokel_sim.runner.Scale`): workers, progress, checkpoint, scheduler;
     the chunks run as a :class:`~binokel_sim.runner.Job`. A replaced back end ``dd`` is a
@@ -130,11 +178,13 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
     st = (settings or EvalSettings(policy=policy)).check()
     if dd is None:
         params = {"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline}
+        if solve_budget is not None:  # only when given: the default keeps earlier jobs' params (checkpoints)
+            params["solve_budget"] = solve_budget
         job = Job("study-deals", study_job_chunk, n=deals - start, seed=seed, rules=rules, chunk_size=chunk_size,
                   params={**params, "start": start} if start else params)
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
     chunks = [Chunk(c.index, c.start + start, c.stop + start) for c in chunk_ranges(deals - start, chunk_size)]
-    frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline),
+    frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline, solve_budget),
                               chunks, scale, desc="deals", what="a replaced dd back end")
     return pd.concat(frames, ignore_index=True)
 
@@ -145,7 +195,8 @@ def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
     st = EvalSettings(**p["settings"]).check()
     off = int(p.get("start", 0))
     chunk = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
-    return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]))
+    return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]),
+                       p.get("solve_budget"))
 
 
 def parts_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
