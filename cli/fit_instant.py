@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import echo_json, json_option, rules_option
+from .common import echo_json, json_option, out_option, quiet_option, rules_option
 
 
 @click.command("instant", short_help="Fit the instant bid model on a corpus of solved deals.")
@@ -12,8 +12,10 @@ from .common import echo_json, json_option, rules_option
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Corpus folder (default: the shipped corpus built with these rules).")
 @click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash).")
+@out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
 @json_option
-def fit_instant_cmd(rules, corpus_dir, write: bool, as_json: bool) -> None:
+@quiet_option
+def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: bool) -> None:
     """Fit the soloist's total on the hand's features and seat, keeping the residuals (see
     :mod:`binokel_sim.evaluation.instant`).
 
@@ -31,6 +33,15 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, as_json: bool) -> None:
     c = load_corpus(folder, rules)
     m = fit_instant(c.df, rules, c.provenance())
     where = save_instant(m) if write else None
+    if out is not None:
+        import pandas as pd
+
+        from binokel_sim.evaluation.features import FEATURES
+        from binokel_sim.output import write_table
+
+        terms = ["intercept", *FEATURES, *(f"seat {s}" for s in range(len(m.seat)))]
+        write_table(pd.DataFrame({"term": terms, "coefficient": [m.intercept, *m.coef, *m.seat],
+                                  "n": m.provenance["n_train"]}), out)
     p = m.provenance
     if as_json:
         echo_json({"rules_hash": m.rules_hash, "n_train": p["n_train"], "residual_sd": p["residual_sd"],

@@ -68,14 +68,16 @@ def test_bid_instant_without_a_model_says_so(capsys, monkeypatch, tmp_path):
     import binokel_sim.evaluation.instant as instant
 
     monkeypatch.setattr(instant, "MODEL_FILE", tmp_path / "none.json")
-    assert_one_line_error(capsys, "bid", HAND, contains="no instant bid model fitted for rules 'standard': give --samples")
+    assert_one_line_error(capsys, "bid", HAND, contains="no instant bid model fitted for rules 'standard'")
 
 
-def test_fit_instant_reproduces_the_shipped_model(capsys):
+def test_fit_instant_reproduces_the_shipped_model(capsys, tmp_path):
     from binokel_sim.evaluation.instant import load_instant
     from binokel_sim.rules import load_rules
 
-    rep = run_json(capsys, "fit", "instant", "--rules", "standard")
+    rep = run_json(capsys, "fit", "instant", "--rules", "standard", "--out", str(tmp_path / "c.csv"))
+    terms = pd.read_csv(tmp_path / "c.csv")
+    assert terms["term"].tolist()[:2] == ["intercept", "melds"] and terms["term"].iloc[-1] == "seat 2"
     m = load_instant(load_rules("standard"))
     assert rep["rules_hash"] == m.rules_hash and rep["written"] is None
     # The shipped model was fitted on a prefix of the growing corpus: at most as many deals.
