@@ -33,7 +33,9 @@ from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.errors import check_count
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Scale
+from binokel_sim.palette import SERIES
 from binokel_sim.scoring import bid_ladder
+from binokel_sim.stats import proportion
 
 STREAM_CALIBRATION = streams.stream("calibration")
 
@@ -63,15 +65,15 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
         n = int(sel.sum())
         if n == 0:
             continue
-        r = float(made[sel].mean())
+        r = proportion(int(made[sel].sum()), n)
         rows.append({"bin_from": edges[b], "bin_to": edges[b + 1], "n": float(n), "predicted": float(pred[sel].mean()),
-                     "realised": r, "realised_se": float(np.sqrt(r * (1 - r) / n)),
-                     "gap": r - float(pred[sel].mean())})
+                     "realised": r["p"], "realised_se": r["se"], "realised_lo": r["lo"], "realised_hi": r["hi"],
+                     "gap": r["p"] - float(pred[sel].mean())})
     return pd.DataFrame(rows)
 
 
 def chart(table: pd.DataFrame, title: str):
-    """Reliability diagram: realised against predicted, with +-2 SE bars (matplotlib Figure)."""
+    """Reliability diagram: realised against predicted, with 95 % Wilson whiskers (matplotlib Figure)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -79,7 +81,10 @@ def chart(table: pd.DataFrame, title: str):
 
     fig, ax = plt.subplots(figsize=(5, 5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect")
-    ax.errorbar(table["predicted"], table["realised"], yerr=2 * table["realised_se"], fmt="o", label="advisor")
+    yerr = np.vstack([table["realised"] - table["realised_lo"], table["realised_hi"] - table["realised"]])
+    ax.errorbar(table["predicted"], table["realised"], yerr=yerr, fmt="o", color=SERIES[0], label="advisor")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
     ax.set_xlabel("predicted P(make)")
     ax.set_ylabel("realised make rate")
     ax.set_title(title)

@@ -21,8 +21,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-#: Colours in player / rules order, readable in print.
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
+from binokel_sim.palette import SERIES as PALETTE, player_style  # noqa: E402
+from binokel_sim.stats import wilson  # noqa: E402
 
 
 def _figure(ncols: int = 1, width: float = 6.4, height: float = 3.8):
@@ -30,12 +30,24 @@ def _figure(ncols: int = 1, width: float = 6.4, height: float = 3.8):
     return fig, list(axes[0])
 
 
-def bar_chart(df: pd.DataFrame, x: str, y: str, se: str | None, title: str, ylabel: str = "") -> "plt.Figure":
-    """Bars of ``df[y]`` by ``df[x]`` with +-1.96 SE whiskers when ``se`` is given."""
+def _yerr(df: pd.DataFrame, y: str, se: str | None, interval: tuple[str, str] | None):
+    """Whisker lengths: from the interval columns (lo, hi) when given, else +-1.96 SE."""
+    yv = df[y].to_numpy(dtype=float)
+    if interval is not None:
+        lo, hi = (df[c].to_numpy(dtype=float) for c in interval)
+        return np.vstack([np.clip(yv - lo, 0, None), np.clip(hi - yv, 0, None)])
+    return 1.96 * df[se].to_numpy(dtype=float) if se else None
+
+
+def bar_chart(df: pd.DataFrame, x: str, y: str, se: str | None, title: str, ylabel: str = "",
+              interval: tuple[str, str] | None = None, colors: Sequence[str] | None = None,
+              xlabels: Sequence[str] | None = None) -> "plt.Figure":
+    """Bars of ``df[y]`` by ``df[x]`` with 95 % whiskers: the ``interval`` columns (lo, hi) when given
+    (a proportion's Wilson interval: never outside [0, 1]), else +-1.96 SE."""
     fig, (ax,) = _figure()
-    err = 1.96 * df[se].to_numpy(dtype=float) if se else None
-    ax.bar(df[x].astype(str), df[y].to_numpy(dtype=float), yerr=err, capsize=3,
-           color=[PALETTE[i % len(PALETTE)] for i in range(len(df))])
+    err = _yerr(df, y, se, interval)
+    ax.bar(list(xlabels) if xlabels is not None else df[x].astype(str), df[y].to_numpy(dtype=float), yerr=err,
+           capsize=3, color=list(colors) if colors is not None else [PALETTE[i % len(PALETTE)] for i in range(len(df))])
     ax.set_title(title)
     ax.set_ylabel(ylabel or y)
     ax.tick_params(axis="x", rotation=30)
@@ -44,8 +56,10 @@ def bar_chart(df: pd.DataFrame, x: str, y: str, se: str | None, title: str, ylab
 
 
 def grouped_bars(df: pd.DataFrame, group: str, series: str, y: str, se: str | None, title: str,
-                 ylabel: str = "") -> "plt.Figure":
-    """Bars of ``y`` for each ``group`` (x axis), one colour per ``series``, with 95% whiskers."""
+                 ylabel: str = "", interval: tuple[str, str] | None = None,
+                 colors: Sequence[str] | None = None, logy: bool = False) -> "plt.Figure":
+    """Bars of ``y`` for each ``group`` (x axis), one colour per ``series``, with 95% whiskers
+    (the ``interval`` columns when given, else +-1.96 SE)."""
     groups = list(dict.fromkeys(df[group]))
     names = list(dict.fromkeys(df[series]))
     fig, (ax,) = _figure(width=max(6.4, 0.5 * len(groups) * len(names)))
@@ -53,10 +67,12 @@ def grouped_bars(df: pd.DataFrame, group: str, series: str, y: str, se: str | No
     xs = np.arange(len(groups))
     for i, name in enumerate(names):
         part = df[df[series] == name].set_index(group).reindex(groups)
-        err = 1.96 * part[se].to_numpy(dtype=float) if se else None
+        err = _yerr(part, y, se, interval)
         ax.bar(xs + i * width, part[y].to_numpy(dtype=float), width, yerr=err, capsize=2, label=str(name),
-               color=PALETTE[i % len(PALETTE)])
-    ax.set_xticks(xs + width * (len(names) - 1) / 2, groups, rotation=30, ha="right")
+               color=(colors or PALETTE)[i % len(colors or PALETTE)])
+    ax.set_xticks(xs + width * (len(names) - 1) / 2, groups, rotation=40, ha="right")
+    if logy:
+        ax.set_yscale("log")
     ax.set_title(title)
     ax.set_ylabel(ylabel or y)
     ax.legend(fontsize="small")
@@ -66,9 +82,9 @@ def grouped_bars(df: pd.DataFrame, group: str, series: str, y: str, se: str | No
 
 def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str, xlabel: str = "",
                ylabel: str = "", se: str | None = None, logy: bool = False,
-               clip: tuple[float, float] | None = None) -> "plt.Figure":
-    """Lines of ``y`` against ``x``, one per ``series`` value, with a 95% band when ``se`` is given
-    (cut to ``clip``, e.g. (0, 1) for probabilities)."""
+               clip: tuple[float, float] | None = None, interval: tuple[str, str] | None = None) -> "plt.Figure":
+    """Lines of ``y`` against ``x``, one per ``series`` value, with a 95% band: the ``interval``
+    columns (lo, hi) when given, else +-1.96 ``se`` cut to ``clip`` (e.g. (0, 1) for probabilities)."""
     fig, (ax,) = _figure()
     parts = [(None, df)] if series is None else list(df.groupby(series, sort=False))
     for i, (name, part) in enumerate(parts):
@@ -76,7 +92,10 @@ def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str,
         yv = part[y].to_numpy(dtype=float)
         c = PALETTE[i % len(PALETTE)]
         ax.plot(xv, yv, marker=".", color=c, label=None if name is None else str(name))
-        if se:
+        if interval is not None:
+            ax.fill_between(xv, part[interval[0]].to_numpy(dtype=float), part[interval[1]].to_numpy(dtype=float),
+                            color=c, alpha=0.2)
+        elif se:
             s = 1.96 * part[se].to_numpy(dtype=float)
             lo, hi = yv - s, yv + s
             if clip is not None:
@@ -93,33 +112,41 @@ def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str,
     return fig
 
 
-def game_trajectories(games: pd.DataFrame, deals: pd.DataFrame, rules, show: int = 4) -> "plt.Figure":
-    """Left: running totals of every player in the first ``show`` games, the target dashed.
-    Right: wins per player (all games) with 95% whiskers."""
+def game_trajectories(games: pd.DataFrame, deals: pd.DataFrame, rules) -> "plt.Figure":
+    """Left: running totals in the first game, one line per player (per team where partners share a
+    score), the target dotted; deals numbered as in the deals table, from 0.
+    Right: wins per player or team (all games) with 95 % Wilson whiskers."""
     n = rules.n_seats
+    teams = rules.layout.teams if rules.layout.partnership else None
     fig, (ax, bx) = _figure(2)
-    for g_i, (_, part) in enumerate(list(deals.groupby("game", sort=True))[:show]):
-        for p in range(n):
-            ax.plot(part["deal"] + 1, part[f"total_p{p}"], color=PALETTE[p % len(PALETTE)],
-                    alpha=0.9 if g_i == 0 else 0.45, label=f"player {p}" if g_i == 0 else None)
-    ax.axhline(rules.game.target, color="black", linestyle="--", linewidth=1, label="target")
-    ax.set_xlabel("deal")
+    first = list(deals.groupby("game", sort=True))[:1]
+    for _, part in first:
+        # Partners carry one score (their lines would lie on top of each other): one line per team.
+        for p, label in ([(t[0], f"players {' + '.join(map(str, t))}") for t in teams] if teams
+                         else [(p, f"player {p}") for p in range(n)]):
+            ax.plot(part["deal"], part[f"total_p{p}"], label=label, **player_style(p, teams))
+    ax.axhline(rules.game.target, color="black", linestyle=":", linewidth=1, label="target")
+    ax.set_xlabel("deal (numbered from 0, as in the deals table)")
     ax.set_ylabel("running total")
-    ax.set_title(f"Score trajectories ({rules.name}, first {min(show, games['game'].nunique())} games)")
+    ax.set_title(f"Scores through game {first[0][0] if first else 0} ({rules.name})")
     ax.legend(fontsize="small")
     finished = games[games["winner"] >= 0]
     m = len(finished)
-    if rules.layout.partnership:
-        who, labels = finished["winner_team"], [f"team {'+'.join(map(str, t))}" for t in rules.layout.teams]
+    if teams:
+        who, labels = finished["winner_team"], [f"players {' + '.join(map(str, t))}" for t in teams]
+        colors = [player_style(t[0], teams)["color"] for t in teams]
     else:
         who, labels = finished["winner"], [f"player {p}" for p in range(n)]
+        colors = [player_style(p)["color"] for p in range(n)]
     k = len(labels)
-    rate = np.array([(who == i).mean() if m else 0.0 for i in range(k)])
-    se = np.sqrt(rate * (1 - rate) / m) if m else np.zeros(k)
-    bx.bar(labels, rate, yerr=1.96 * se, capsize=3, color=[PALETTE[i % len(PALETTE)] for i in range(k)])
+    wins = np.array([int((who == i).sum()) for i in range(k)])
+    rate = wins / m if m else np.zeros(k)
+    lo, hi = wilson(wins, m) if m else (np.zeros(k), np.zeros(k))
+    bx.bar(labels, rate, yerr=np.vstack([rate - lo, hi - rate]), capsize=3, color=colors)
     bx.axhline(1 / k, color="black", linestyle=":", linewidth=1)
-    bx.set_ylabel("win rate")
-    bx.set_title(f"Winners of {m} games (player 0 is forehand in deal 1)")
+    bx.set_ylim(0, 1)
+    bx.set_ylabel("win rate (95 % Wilson interval)")
+    bx.set_title(f"Winners of {m} games (player 0 is forehand in deal 0)")
     ax.xaxis.get_major_locator().set_params(integer=True)
     fig.tight_layout()
     return fig

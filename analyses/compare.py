@@ -4,7 +4,8 @@ For each rule set, three seeded studies:
 
 * **melds** (``deals`` deals, :func:`binokel_sim.analyses.meld_odds.meld_odds_table`):
   meld rates of a dealt hand, the mean best meld total of a hand and of the best 12
-  (hand size) kept from hand + Tapp; the Tapp's meld value is their difference;
+  (hand size) kept from hand + Tapp; their difference is the Tapp meld gain (melds only, no card
+  points; see :data:`binokel_sim.glossary.FIGURES`);
 * **Durch** (``deals`` deals): how often seat 0, with the Tapp, holds a sure Durch by the
   exchange optimiser's cheap measure (no card of its can be beaten);
 * **play** (``played`` deals, :func:`binokel_sim.game.simulate.play_deal`): the simulated
@@ -25,6 +26,7 @@ and :func:`wide` pivots it to one column per rule set.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -41,6 +43,7 @@ from binokel_sim.game.simulate import play_deal
 from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
+from binokel_sim.stats import wilson_from_se
 from binokel_sim.play.solver import Solver
 
 #: Bids at which the make rate is reported.
@@ -108,7 +111,7 @@ def meld_rows(rules: Rules, deals: int, seed: int, scale: Scale) -> list[dict[st
     rows.append({"rules": rules.name, "study": "melds", "figure": "mean best melds kept, hand + Tapp",
                  "value": k.value, "se": k.stderr, "n": k.n})
     # Different samples (all seats' hands vs seat 0 with the Tapp): the errors add in quadrature.
-    rows.append({"rules": rules.name, "study": "melds", "figure": "Tapp meld value", "value": k.value - h.value,
+    rows.append({"rules": rules.name, "study": "melds", "figure": "Tapp meld gain", "value": k.value - h.value,
                  "se": float(np.hypot(h.stderr, k.stderr)), "n": k.n})
     return rows
 
@@ -172,6 +175,11 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
                 per_rules[i].extend(play_rows(rule_sets[i], part))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
+    # Proportions get their 95 % Wilson interval (effective n from the SE); means none.
+    rate = df["figure"].map(is_rate).to_numpy(bool)
+    lo, hi = wilson_from_se(df["value"], df["se"], df["n"])
+    df.insert(5, "lo", np.where(rate, lo, np.nan))
+    df.insert(6, "hi", np.where(rate, hi, np.nan))
     from binokel_sim import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
@@ -185,35 +193,59 @@ def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
     order = list(dict.fromkeys(df["figure"]))
     names = list(dict.fromkeys(df["rules"]))
     if with_se:
-        cell = df.assign(cell=[_fmt(v, s) for v, s in zip(df["value"], df["se"])])
+        cell = df.assign(cell=[_fmt(v, s, lo, hi) for v, s, lo, hi in
+                               zip(df["value"], df["se"], df.get("lo", np.nan), df.get("hi", np.nan))])
         out = cell.pivot(index="figure", columns="rules", values="cell")
     else:
         out = df.pivot(index="figure", columns="rules", values="value")
     return out.reindex(index=order, columns=names).reset_index()
 
 
-def _fmt(value: float, se: float) -> str:
+def is_rate(figure: str) -> bool:
+    """Whether a figure of the table is a proportion (the rest are means in points).
+
+    >>> is_rate("make rate at 200"), is_rate("Tapp meld gain")
+    (True, False)
+    """
+    return re.search(r"mean|Tapp meld gain|score|contract bid|makeable bid", figure) is None
+
+
+def _fmt(value: float, se: float, lo: float = np.nan, hi: float = np.nan) -> str:
+    """``value ± se`` for a mean; ``value [lo, hi]`` for a proportion (never ``± 0``)."""
     if not np.isfinite(value):
         return "-"
     digits = 4 if abs(value) < 1 else 1
+    if np.isfinite(lo) and np.isfinite(hi):
+        return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{value:.{digits}f} ± {se:.{digits}f}" if np.isfinite(se) else f"{value:.{digits}f}"
 
 
 #: The charts of :func:`compare_charts`: file stem -> title.
-CHART_TITLES = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp's meld value",
-                "scores": "Soloist: score per deal, contract and makeable bid",
-                "make_rates": "Make rates at typical bids, surrender and Durch"}
+#: Chart titles; the rates chart is titled by what it shows (:func:`rates_title`).
+CHART_TITLES = {"meld_rates": "Meld rates of a dealt hand", "mean_melds": "Mean melds and the Tapp meld gain",
+                "scores": "Soloist: score per deal, contract and makeable bid"}
+
+
+def rates_title(figures: pd.Series) -> str:
+    """A title naming only what the rates chart shows (with --played 0: the sure-Durch rate alone)."""
+    shown = [label for key, label in (("make rate", "make rates at typical bids"), ("surrender", "surrender rate"),
+                                      ("Durch played", "Durch played"), ("sure Durch", "sure Durch with the Tapp"))
+             if figures.str.contains(key).any()]
+    text = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+    return text[0].upper() + text[1:]
 
 
 def compare_charts(df: pd.DataFrame, folder: str | os.PathLike[str], fmt: str = "png") -> list[Path]:
-    """One chart per study into ``folder``: meld rates, mean melds and Tapp value, play figures, make rates."""
+    """One chart per study into ``folder``: meld rates, mean melds and the Tapp meld gain, play figures, rates."""
     from binokel_sim.analyses.charts import close, grouped_bars
+    from binokel_sim.glossary import words
     from binokel_sim.output import write_figure
+    from binokel_sim.stats import wilson_from_se
 
     folder = Path(folder)
     groups = {
         "meld_rates": (df["study"] == "melds") & ~df["figure"].str.contains("mean|Tapp"),
-        "mean_melds": df["figure"].str.contains("mean best|Tapp meld value"),
+        "mean_melds": df["figure"].str.contains("mean best|Tapp meld gain"),
         "scores": df["figure"].isin(["soloist score per deal", "contract bid", "makeable bid (double dummy)"]),
         "make_rates": df["figure"].str.startswith("make rate") | df["figure"].isin(
             ["surrender rate", "Durch played", "sure Durch with the Tapp (seat 0)"]),
@@ -223,7 +255,14 @@ def compare_charts(df: pd.DataFrame, folder: str | os.PathLike[str], fmt: str = 
         part = df[mask]
         if part.empty:
             continue
-        fig = grouped_bars(part, "figure", "rules", "value", "se", CHART_TITLES[name])
+        title = CHART_TITLES.get(name) or rates_title(part["figure"])
+        part = part.assign(figure=part["figure"].map(words))
+        if name in ("make_rates", "meld_rates"):  # proportions: Wilson whiskers, never below 0
+            lo, hi = wilson_from_se(part["value"], part["se"], part["n"])
+            fig = grouped_bars(part.assign(lo=lo, hi=hi), "figure", "rules", "value", None, title, "rate",
+                               interval=("lo", "hi"))
+        else:
+            fig = grouped_bars(part, "figure", "rules", "value", "se", title)
         path = folder / f"{name}.{fmt}"
         write_figure(fig, path)
         close(fig)

@@ -1,7 +1,7 @@
 """The meld-odds study: Monte Carlo estimates beside exact values, as one pandas table.
 
-One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``, ``exact``,
-``z``, ``n``:
+One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``, ``lo``, ``hi``,
+``exact``, ``z``, ``p_value``, ``test``, ``n``:
 
 * scopes: ``hand`` (every seat's dealt hand; ``n`` counts hands = seats x deals),
   ``hand+tapp`` (seat 0's hand and the Tapp: the soloist before discarding) and ``kept``
@@ -19,7 +19,11 @@ One row per (scope, event); columns ``scope``, ``event``, ``value``, ``stderr``,
 * ``exact``: when asked, from :mod:`binokel_sim.odds.exact` (``hand``, ``hand+tapp``) and
   :mod:`binokel_sim.odds.exact_kept` (``kept``: counts of hands by meld structure, each structure
   scored once with the Monte Carlo's best-discard search); ``z = (value - exact) / stderr``
-  (NaN where either is missing or the standard error is 0).
+  (NaN where either is missing or the standard error is 0);
+* ``lo`` / ``hi``: the 95 % Wilson interval of a probability (effective n from the
+  cluster-robust SE; NaN for means); ``p_value`` / ``test``: the two-sided test of MC
+  against exact -- ``exact binomial`` where fewer than 10 hits are expected or seen
+  (a z from the observed SE is wrong there: 1-2 hits give huge |z|), else ``z``.
 
 Provenance (rules, seed, deals, scopes, meld unit) is in ``df.attrs``.
 
@@ -46,6 +50,7 @@ from binokel_sim.odds.monte_carlo import HAND, HAND_TAPP, KEPT, SCOPES, MeldTall
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Scale
+from binokel_sim.stats import compare_exact, wilson_from_se
 
 _SCOPE_INDEX = {"hand": HAND, "hand+tapp": HAND_TAPP, "kept": KEPT}
 
@@ -53,8 +58,15 @@ _SCOPE_INDEX = {"hand": HAND, "hand+tapp": HAND_TAPP, "kept": KEPT}
 def _row(scope: str, event: str, s1: int, s2: int, deals: int, members: int, exact: float, scale: int = 1) -> dict:
     value, se = cluster_estimate(int(s1), int(s2), deals, members)
     value, se = value * scale, se * scale
+    n = deals * members
     z = (value - exact) / se if se > 0 and not math.isnan(exact) else math.nan
-    return {"scope": scope, "event": event, "value": value, "stderr": se, "exact": exact, "z": z, "n": deals * members}
+    lo = hi = p_value = math.nan
+    test = ""
+    if not event.startswith("meld_mean_"):  # a proportion: Wilson interval, exact test where rare
+        lo, hi = wilson_from_se(value, se, n)
+        p_value, test = compare_exact(value, se, exact, n)
+    return {"scope": scope, "event": event, "value": value, "stderr": se, "lo": lo, "hi": hi, "exact": exact,
+            "z": z, "p_value": p_value, "test": test, "n": n}
 
 
 def _event_rows(rules: Rules, t: MeldTally, scope: str, ex: ExactOdds | None) -> Iterable[dict]:

@@ -16,6 +16,7 @@ from binokel_sim.odds.estimate import COLUMNS, cluster_estimate
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
+from binokel_sim.stats import compare_exact, wilson_from_se
 from binokel_sim.twohand.odds import CHUNK, ODDS_STREAM, SCOPES, exact_event, tally
 
 
@@ -40,8 +41,10 @@ def meld_odds_twohand(rules: Rules, deals: int, seed: int, exact: bool = False) 
         ex = exact_event(event, drawn, turned) if exact else math.nan
         value, se = cluster_estimate(s1, s2, deals, members)
         z = (value - ex) / se if se > 0 and not math.isnan(ex) else math.nan
-        table.append({"scope": scope, "event": event, "value": value, "stderr": se, "exact": ex, "z": z,
-                      "n": deals * members})
+        lo, hi = wilson_from_se(value, se, deals * members)  # every two-hand event is a proportion
+        p_value, test = compare_exact(value, se, ex, deals * members) if exact else (math.nan, "")
+        table.append({"scope": scope, "event": event, "value": value, "stderr": se, "lo": float(lo), "hi": float(hi),
+                      "exact": ex, "z": z, "p_value": p_value, "test": test, "n": deals * members})
     df = pd.DataFrame(table, columns=COLUMNS)
     df.attrs.update({"study": "two-hand meld odds", "rules": rules.name, "rules_source": rules.source,
                      "seed": int(seed), "deals": int(deals), "scopes": list(SCOPES), "exact": bool(exact),

@@ -36,13 +36,16 @@ import pandas as pd
 
 from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
 from binokel_sim.errors import InputError, check_count
+from binokel_sim.glossary import FIGURES, SUIT_NAMES, words
+from binokel_sim.palette import ESTIMATE, EXACT, contract_colour
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Job, Scale
+from binokel_sim.stats import proportion
 
 
-#: Meld events charted MC-beside-exact (scope ``hand``).
-CHART_EVENTS = ("pair_E", "family_E", "four_A", "four_K", "four_O", "four_U", "binokel", "double_pair_E",
-                "double_binokel", "meld_at_least_100_best", "meld_at_least_200_best")
+#: Meld events charted MC-beside-exact (scope ``hand``): every suit's pair and family, every four of a kind.
+CHART_EVENTS = (*(f"pair_{s}" for s in "EGHS"), *(f"family_{s}" for s in "EGHS"), "four_A", "four_K", "four_O",
+                "four_U", "binokel", "meld_at_least_100_best", "meld_at_least_200_best")
 #: Deals per chunk of the study jobs (fixed; never depends on the worker count).
 STUDY_CHUNK = 2
 
@@ -101,31 +104,40 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     events = hand[~hand["event"].str.startswith("meld_pmf_")]
     s1 = Section("meld-odds", "Meld odds: Monte Carlo beside exact")
     s1.text.append(f"{b.meld_deals:,} deals, every seat's dealt hand (n counts hands). Standard errors are "
-                   "cluster-robust over deals; z = (MC - exact) / SE should look standard normal.")
-    zs = events["z"].dropna()
-    if len(zs):
-        s1.text.append(f"Largest |z| over {len(zs)} events: {zs.abs().max():.2f}.")
-    s1.tables.append(("Meld events of a dealt hand", events[["event", "value", "stderr", "exact", "z", "n"]]))
-    sel = events[events["event"].isin(CHART_EVENTS)]
-    long = pd.concat([
-        pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"], "se": sel["stderr"]}),
-        pd.DataFrame({"event": sel["event"], "series": "exact", "p": sel["exact"], "se": 0.0}),
-    ]) if b.exact else pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"],
-                                     "se": sel["stderr"]})
-    s1.figures.append(("meld_odds", ch.grouped_bars(long, "event", "series", "p", "se", "Meld odds of a dealt hand",
-                                                    "probability"), "Meld odds, Monte Carlo (95% whiskers) and exact"))
+                   "cluster-robust over deals; 95 % intervals are Wilson's. Each estimate is tested against the "
+                   "exact value: exactly (binomial) where fewer than 10 hits are expected, else by z.")
+    ps = events["p_value"].dropna()
+    if len(ps):
+        s1.text.append(f"Smallest p-value over {len(ps)} events: {ps.min():.3g} (with {len(ps)} tests, values "
+                       f"below {0.05 / len(ps):.2g} would point at a fault).")
+    s1.tables.append(("Meld events of a dealt hand",
+                      events[["event", "value", "stderr", "lo", "hi", "exact", "p_value", "test", "n"]]))
+    sel = events[events["event"].isin(CHART_EVENTS)].copy()
+    sel["event"] = sel["event"].map(words)
+    parts = [pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"], "lo": sel["lo"],
+                           "hi": sel["hi"]})]
+    if b.exact:
+        parts.append(pd.DataFrame({"event": sel["event"], "series": "exact", "p": sel["exact"], "lo": sel["exact"],
+                                   "hi": sel["exact"]}))
+    s1.figures.append(("meld_odds", ch.grouped_bars(pd.concat(parts), "event", "series", "p", None,
+                                                    "Meld odds of a dealt hand, every suit", "probability (log scale)",
+                                                    interval=("lo", "hi"), colors=[ESTIMATE, EXACT], logy=True),
+                       "Meld odds, Monte Carlo (95 % Wilson whiskers) and exact"))
     s2 = Section("meld-totals", "The meld-total distribution")
     pmf = hand[hand["event"].str.startswith("meld_pmf_best_")].copy()
     pmf["total"] = pmf["event"].str.rsplit("_", n=1).str[1].astype(int)
     pmf = pmf.sort_values("total")
     kept = df[(df["scope"] == "kept") & (df["event"] == "meld_mean_best")].iloc[0]
     mean = events[events["event"] == "meld_mean_best"].iloc[0]
+    gain_se = float(np.hypot(mean["stderr"], kept["stderr"]))
     s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {mean['value']:.1f} "
-                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f} "
-                   f"± {kept['stderr']:.1f}.")
+                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f}"
+                   f" ± {kept['stderr']:.1f}"
+                   f" (n = {int(kept['n']):,}). Tapp meld gain (melds only, no card points; the figure `compare` "
+                   f"prints): {kept['value'] - mean['value']:.1f} ± {gain_se:.1f}.")
     shown = pmf[pmf["value"] > 0]
     s2.tables.append(("P(best meld total = v), Monte Carlo and exact",
-                      shown[["total", "value", "stderr", "exact", "z", "n"]]))
+                      shown[["total", "value", "stderr", "lo", "hi", "exact", "p_value", "test", "n"]]))
     overlay = (pmf["total"].to_numpy(), pmf["exact"].to_numpy()) if b.exact else None
     s2.figures.append(("meld_totals", ch.histogram(shown["total"], shown["value"], "Best meld total of a dealt hand",
                                                    "meld points", logy=True, overlay=overlay),
@@ -139,8 +151,10 @@ def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
     s = Section("tapp", "The Tapp's value")
     o = summary(study).iloc[0]
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
-                  f"deals: melds only {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, double-dummy "
-                  f"{o['dd_mean']:.1f} ± {o['dd_se']:.1f} points.")
+                  f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
+                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points.")
+    s.text.append(f"Tapp value (melds only): {FIGURES['Tapp value (melds only)']} "
+                  f"Tapp value (double-dummy): {FIGURES['Tapp value (double-dummy)']}")
     s.tables.append(("Tapp value by hand class", by_class(study)))
     s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
                       "Tapp value per deal, melds only and double-dummy"))
@@ -169,29 +183,39 @@ def bid_section(rules: Rules, study: pd.DataFrame) -> Section:
     top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
     ladder = ladder[ladder["bid"] <= top]
     s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", "P(make) by bid and hand class",
-                                                  ylabel="P(make)", se="p_make_se", clip=(0.0, 1.0)),
-                      "P(make) against bid by meld class, 95% bands"))
+                                                  ylabel="P(make)", interval=("p_make_lo", "p_make_hi")),
+                      "P(make) against bid by meld class, 95 % Wilson bands"))
     s.tables.append(("Ceiling and safe bid (P(make) >= 0.8) by hand class",
                      bid_levels(rules, study, min_n=max(5, len(study) // 20))))
     return s
 
 
 def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, b: Budget):
-    """The hand-point formula: committed coefficients if fitted for ``rules``, else a fit on the study deals."""
+    """The hand-point formula: committed coefficients if fitted for ``rules``, else a fit on the study deals.
+
+    The formula is printed only if it predicts (its out-of-sample R² interval lies above 0);
+    otherwise the section says that no usable formula exists for these rules. Returns
+    (section, formula or None).
+    """
     from binokel_sim.evaluation.formula import load_formula
 
     s = Section("formula", "The hand-point formula")
     try:
         f = load_formula(rules)
-        s.text.append("Coefficients as committed in binokel_sim/formula_coefficients.json "
+        s.text.append("Coefficients as committed with the package "
                       f"(fitted with: {f.provenance.get('command', 'see provenance')}).")
     except InputError as exc:
         from binokel_sim.analyses.hand_formula import fit
 
         half = len(study) // 2
-        f, stats = fit(rules, study.iloc[:half], study.iloc[half:], provenance={"seed": seed, "source": "report"})
+        f, _ = fit(rules, study.iloc[:half], study.iloc[half:], provenance={"seed": seed, "source": "report"})
         s.text.append(f"No committed coefficients ({exc}); fitted here on {half} study deals, tested on "
-                      f"{len(study) - half} (R² out of sample {stats['r2_test']:.2f}).")
+                      f"{len(study) - half}.")
+    if not f.usable():
+        s.text.append(f"**No usable formula for these rules**: {f.verdict().split(': ', 1)[1]}. "
+                      "Count your hand with the bid ladder above instead.")
+        return s, None
+    s.text.append(f"How well it predicts: {f.verdict()}.")
     s.text.append(f"Rule of thumb: {f.rule_of_thumb()}")
     coef = pd.DataFrame([{"term": "intercept", "coefficient": f.intercept}] +
                         [{"term": k, "coefficient": v} for k, v in f.coef.items()] +
@@ -205,32 +229,33 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
     s = Section("trump", "Trump choice")
     n = len(study)
     counts = study["contract"].value_counts().reindex(list(dict.fromkeys(study["contract"])))
-    rows = []
-    for name, k in counts.items():
-        p = k / n
-        rows.append({"contract": name, "share": p, "se": np.sqrt(p * (1 - p) / n), "n": n})
+    rows = [{"contract": name, "share": proportion(k, n)["p"], "se": proportion(k, n)["se"],
+             "lo": proportion(k, n)["lo"], "hi": proportion(k, n)["hi"], "n": n} for name, k in counts.items()]
     t = pd.DataFrame(rows).sort_values("contract")
-    # Which suit: the longest, the best meld suit, or another (suits are symmetric, so roles matter).
     s.text.append(f"Contract announced by the soloist after the exchange, over {n} deals.")
     s.tables.append(("Contracts chosen", t))
-    s.figures.append(("trump_choice", ch.bar_chart(t, "contract", "share", "se", "Contract chosen", "share"),
-                      "Share of each contract, 95% whiskers"))
+    names = [SUIT_NAMES.get(c, str(c).capitalize()) for c in t["contract"]]
+    s.figures.append(("trump_choice", ch.bar_chart(t, "contract", "share", "se", "Contract chosen", "share of deals",
+                                                   interval=("lo", "hi"), xlabels=names,
+                                                   colors=[contract_colour(c) for c in t["contract"]]),
+                      "Share of each contract, 95 % Wilson whiskers; suits in the colours of the cards"))
     d = Section("durch", "Durch odds")
     from binokel_sim.analyses.compare import durch_chunk
 
     m = max(b.meld_deals // 20, 100)
     sure = np.concatenate(Job("compare-durch", durch_chunk, n=m, seed=seed, rules=rules, chunk_size=2000).run(
         scale, desc="Durch"))
-    p = float(sure.mean())
-    se = float(np.sqrt(p * (1 - p) / m))
-    played = float((study["contract"] == "durch").mean())
+    sp = proportion(int(sure.sum()), m)
+    pp = proportion(int((study["contract"] == "durch").sum()), n)
     d.text.append(f"A sure Durch for the soloist with the Tapp (the exchange optimiser's measure: after the best "
-                  f"discard no card of his can be beaten): {p:.5f} ± {se:.5f} of deals (n = {m:,}); announced in "
-                  f"the study deals: {played:.4f} (n = {n}). Durch is worth {rules.durch.value} "
+                  f"discard no card of his can be beaten): {sp['p']:.5f} (95 % {sp['lo']:.5f} .. {sp['hi']:.5f}) of "
+                  f"deals (n = {m:,}); announced in the study deals: {pp['p']:.4f} (95 % {pp['lo']:.4f} .. "
+                  f"{pp['hi']:.4f}, n = {n}). Durch is worth {rules.durch.value} "
                   f"({rules.durch.open_value} open, {rules.durch.open_hand_value} open from the hand).")
-    d.tables.append(("Durch", pd.DataFrame([{"figure": "sure Durch with the Tapp", "value": p, "se": se, "n": m},
-                                           {"figure": "Durch announced (study deals)", "value": played,
-                                            "se": float(np.sqrt(played * (1 - played) / n)), "n": n}])))
+    d.tables.append(("Durch", pd.DataFrame([
+        {"figure": "sure Durch", "value": sp["p"], "se": sp["se"], "lo": sp["lo"], "hi": sp["hi"], "n": m},
+        {"figure": "Durch announced (study deals)", "value": pp["p"], "se": pp["se"], "lo": pp["lo"], "hi": pp["hi"],
+         "n": n}])))
     return [s, d]
 
 
@@ -244,7 +269,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> 
                   "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
     s.tables.append(("Predicted against realised, by bin", t))
     s.figures.append(("calibration", chart(t, f"Calibration, {rules.name}, n = {len(cal)}"),
-                      "Realised make rate against predicted P(make), ±2 SE"))
+                      "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
     return s
 
 
@@ -254,6 +279,7 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     (:func:`budget_with` overrides its deal counts)."""
     from binokel_sim import __version__
     from binokel_sim.evaluation.study import STREAM_STUDY
+    from binokel_sim.provenance import git_commit, rules_hash
 
     rules = as_rules(rules)
     b = budget if isinstance(budget, Budget) else check_budget(budget)
@@ -278,9 +304,11 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))
-    sections.append(timed("calibration", calibration_section, rules, f, b, seed, scale))
+    if f is not None:  # calibrating a formula that does not predict tells a player nothing
+        sections.append(timed("calibration", calibration_section, rules, f, b, seed, scale))
     prov = {
-        "binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
+        "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
+        "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,
         "budget": b.name, "meld-odds deals": b.meld_deals, "study deals": b.study_deals,
         "calibration deals": b.calibration_deals, "exchange policy": "heuristic", "play": "double-dummy",
         "run time (s)": round(time.perf_counter() - t0, 1),

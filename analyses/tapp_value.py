@@ -80,22 +80,42 @@ def distribution(df: pd.DataFrame, width: int = 10) -> pd.DataFrame:
     return out
 
 
+def _span(dist: pd.DataFrame, cols: list[str], tail: float = 0.005) -> tuple[float, float, float]:
+    """x range holding all but ``tail`` of each side of every series, and the share left outside."""
+    share = dist[cols].sum(axis=1).to_numpy(np.float64) / len(cols)
+    cum = np.cumsum(share)
+    i = int(np.searchsorted(cum, tail * cum[-1], side="right"))
+    j = int(np.searchsorted(cum, (1 - tail) * cum[-1], side="left"))
+    j = min(max(j, i), len(dist) - 1)
+    outside = float(share[:i].sum() + share[j + 1:].sum())
+    return float(dist["from"].iloc[i]), float(dist["to"].iloc[j]), outside
+
+
 def chart(dist: pd.DataFrame, title: str):
-    """Histogram of the Tapp value (matplotlib Figure)."""
+    """Histogram of the Tapp value (matplotlib Figure); the x axis spans the bulk of the data
+    (the rarest 1 % outside it is counted in the legend)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from binokel_sim.palette import SERIES
+
     fig, ax = plt.subplots(figsize=(7, 4))
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
-    for name, off in (("melds", 0.0), ("dd", 0.5)):
-        if f"{name}_share" in dist:
-            ax.bar(dist["from"] + off * width / 2, dist[f"{name}_share"], width=width / 2, align="edge",
-                   label="melds only" if name == "melds" else "double-dummy")
+    names = {"melds": "Tapp value (melds only)", "dd": "Tapp value (double-dummy)"}
+    cols = [f"{k}_share" for k in names if f"{k}_share" in dist]
+    k = len(cols)  # side by side within each bin, full width when alone
+    for i, name in enumerate(c[: -len("_share")] for c in cols):
+        ax.bar(dist["from"] + i * width / k, dist[f"{name}_share"], width=width / k * 0.9, align="edge",
+               label=names[name], color=SERIES[i])
+    lo, hi, outside = _span(dist, cols)
+    ax.set_xlim(lo - width, hi + width)
+    if outside > 0:
+        ax.plot([], [], " ", label=f"{outside:.1%} of deals beyond the axis")
     ax.set_xlabel("Tapp value (points)")
     ax.set_ylabel("share of deals")
     ax.set_title(title)
-    ax.legend()
+    ax.legend(fontsize="small")
     fig.tight_layout()
     return fig

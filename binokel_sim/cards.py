@@ -72,7 +72,7 @@ def _fold(word: str) -> str:
 
 _SUIT_WORDS = {
     SUIT_E: ("eichel", "eicheln", "acorn", "acorns", "clubs", "kreuz"),
-    SUIT_G: ("gruen", "grun", "schippe", "schippen", "laub", "leaf", "leaves", "spades", "pik"),
+    SUIT_G: ("gruen", "grun", "green", "schippe", "schippen", "laub", "leaf", "leaves", "spades", "pik"),
     SUIT_H: ("herz", "hearts", "heart", "rot"),
     SUIT_S: ("schellen", "schelle", "bollen", "bells", "bell", "diamonds", "karo"),
 }
@@ -134,8 +134,23 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
             out.append(card_type(SUIT_WORD[nxt], RANK_WORD[tok]))
             i += 2
             continue
-        raise InputError(f"unknown card {raw[i]!r} (write e.g. GO, S10, E7 or 'Grün Ober')")
+        raise InputError(_unknown_card(raw, tokens, i))
     return out
+
+
+_RANKS_HINT = "ranks: Ass/A, Zehn/10, König/K, Ober/O, Unter/U, Sieben/7"
+
+
+def _unknown_card(raw: list[str], tokens: list[str], i: int) -> str:
+    """The message for the card at token ``i``: names the word that is wrong, not its neighbour."""
+    tok, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else None
+    if tok in SUIT_WORD:
+        if nxt is None:
+            return f"{raw[i]!r} needs a rank after it ({_RANKS_HINT})"
+        return f"unknown rank {raw[i + 1]!r} after {raw[i]!r} ({_RANKS_HINT})"
+    if tok in RANK_WORD and nxt is not None and nxt != "of":
+        return f"unknown suit {raw[i + 1]!r} after {raw[i]!r} (suits: Eichel/E, Grün/G, Herz/H, Schellen/S)"
+    return f"unknown card {raw[i]!r} (write e.g. GO, S10, E7 or 'Grün Ober')"
 
 
 def to_cards(value: "str | Iterable[str] | Iterable[int] | Hand") -> list[int]:
@@ -205,14 +220,37 @@ def deck_types(sevens: bool) -> np.ndarray:
                     dtype=np.int8)
 
 
+NO_TRUMP_WORDS = ("none", "no", "-", "null", "no trump", "notrump")
+
+
 def parse_suit(text: str) -> int:
-    """Parse a suit letter or name (``G``, ``grün``, ``leaves``)."""
+    """Parse a suit letter or name (``G``, ``grün``, ``leaves``, ``green``)."""
     t = _fold(text.strip())
     if len(t) == 1 and t.upper() in SUITS:
         return SUITS.index(t.upper())
     if t in SUIT_WORD:
         return SUIT_WORD[t]
-    raise InputError(f"unknown trump {text!r} (use one of E, G, H, S)")
+    raise InputError(f"unknown trump {text!r} (use a suit letter E, G, H, S or a name such as Eichel, Grün, "
+                     "leaves, hearts)")
+
+
+def parse_trump(text: str, allow_none: bool = True) -> int | None:
+    """The one trump parser of every command: a suit letter or German / English name, or
+    ``none`` (no trump: Durch, Bettel) where ``allow_none``.
+
+    >>> parse_trump("green"), parse_trump("Herz"), parse_trump("S"), parse_trump("none")
+    (1, 2, 3, None)
+    """
+    if _fold(str(text).strip()) in NO_TRUMP_WORDS:
+        if not allow_none:
+            raise InputError(f"trump {text!r}: this needs a trump suit (E, G, H, S)")
+        return None
+    try:
+        return parse_suit(str(text))
+    except InputError:
+        pass
+    raise InputError(f"unknown trump {text!r} (use a suit letter E, G, H, S, a name such as Eichel, Grün, leaves, "
+                     "hearts" + (", or none" if allow_none else "") + ")")
 
 
 class Hand:

@@ -13,6 +13,11 @@ numbers are the same for any worker count, on one machine or on a cluster.
 - ``scheduler``: ``tcp://host:port`` of a ``dask.distributed`` scheduler; the same
   chunk function runs on its workers (install the ``distributed`` extra).
 
+Ctrl-C: chunks always run on worker threads while the main thread waits, so the
+interrupt reaches it at once; chunks in flight are abandoned (their threads cannot be
+stopped, so the CLI ends the process with ``os._exit``), finished ones are already in the
+checkpoint, and :class:`Interrupted` carries the one-line message how to resume.
+
 >>> run_chunks(lambda c: c.start, chunk_ranges(10, 4), workers=2)
 [0, 4, 8]
 >>> job = Job("demo", _demo_chunk, n=10, seed=1, chunk_size=4)
@@ -28,12 +33,14 @@ import os
 import pickle
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from binokel_sim.errors import InputError
+from binokel_sim.pool import Interrupted, wait_all as _wait_all
+
+__all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges", "run_chunks", "run_job", "run_jobs"]
 
 T = TypeVar("T")
 
@@ -104,10 +111,7 @@ def run_chunks(
         return r
 
     try:
-        if workers == 1 or len(chunks) <= 1:
-            return [run(c) for c in chunks]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(run, chunks))
+        return _wait_all(run, chunks, min(workers, max(len(chunks), 1)))
     finally:
         bar.close()
 
@@ -328,29 +332,25 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs",
         if not todo:
             pass
         elif scale.scheduler:
-            _run_dask(jobs, todo, scale.scheduler, finish)
+            _run_dask(jobs, todo, scale.scheduler, finish, scale.checkpoint, len(todo))
         else:
-            _run_local(jobs, todo, scale.workers, finish)
+            _run_local(jobs, todo, scale.workers, finish, scale.checkpoint,
+                       sum(len(r) for r in results) - len(todo))
     finally:
         bar.close()
     return results
 
 
 def _run_local(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], workers: int | None,
-               finish: Callable[[int, Chunk, Any], None]) -> None:
+               finish: Callable[[int, Chunk, Any], None], checkpoint=None, already: int = 0) -> None:
     workers = workers or default_workers()
 
     def one(item: tuple[int, Chunk]) -> None:
         j, c = item
         finish(j, c, jobs[j].fn(jobs[j], c))
 
-    if workers == 1 or len(todo) == 1:
-        for item in todo:
-            one(item)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        # list() re-raises the first failure; chunks finished before it are already stored.
-        list(pool.map(one, todo))
+    # Chunks finished before a failure or Ctrl-C are already stored by ``finish``.
+    _wait_all(one, todo, min(workers, len(todo)), checkpoint, already, already + len(todo))
 
 
 def _call_chunk(job: Job, chunk: Chunk) -> Any:
@@ -373,16 +373,20 @@ def connect(address: str, timeout: float = 10.0):
 
 
 def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,
-              finish: Callable[[int, Chunk, Any], None]) -> None:
+              finish: Callable[[int, Chunk, Any], None], checkpoint=None, total: int = 0) -> None:
     from distributed import as_completed
 
     client = connect(address)
+    done = 0
     try:
         futures = {
             client.submit(_call_chunk, jobs[j], c, key=jobs[j].chunk_key(c), pure=False): (j, c) for j, c in todo
         }
         for fut in as_completed(futures, loop=client.loop):
             finish(*futures[fut], fut.result())
+            done += 1
+    except KeyboardInterrupt:
+        raise Interrupted(done, total, checkpoint) from None
     finally:
         client.close()
 

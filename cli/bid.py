@@ -38,7 +38,7 @@ def render(ev, rows: int = 40) -> str:
         f"Tapp value:  {_fmt(ev.tapp_value)}   (total {_fmt(ev.total_with_tapp)} with it,"
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
         "contracts:   " + ", ".join(f"{r.contract} {r.share:.1%}" for r in ev.contracts.itertuples() if r.share > 0),
-        f"P(makeable Durch): {ev.p_durch[0]:.3f} ± {ev.p_durch[1]:.3f}",
+        "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
     ]
     return "\n".join(lines)
 
@@ -50,10 +50,10 @@ def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, con
 
 
 def _table_lines(bids, rows: int) -> list[str]:
-    lines = [f"{'bid':>5} {'P(make)':>15} {'E[score]':>17} {'P(go out)':>10}"]
+    lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"]
     for r in bids.head(rows).itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} ± {r.p_make_se:.3f}"
-                     f" {r.expected_score:>9.1f} ± {r.expected_score_se:5.1f}"
+        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} [{r.p_make_lo:.3f}, {r.p_make_hi:.3f}] {r.expected_score:>9.1f}"
+                     f" ± {r.expected_score_se:5.1f}"
                      f" {r.p_surrender:>10.3f}")
     if len(bids) > rows:
         lines.append(f"  ... {len(bids) - rows} more rows (--json or --out for all)")
@@ -69,8 +69,7 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              "going out after the Tapp decided by the model's own estimate (its residual pairs)",
              SEMANTICS + " (a surrender counts as not made)", "", *_table_lines(a["bids"], rows), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
-              f"Tapp value:  {a['tapp_value']['mean']:.1f} (spread sd {a['tapp_value']['sd']:.1f},"
-              f" n = {a['tapp_value']['n']})"]
+              "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
                 charts, chart_format: str, as_json: bool, quiet: bool, scale) -> None:
     """Compare rule sets (preset names or TOML files, as arguments or --rules; default: the six main presets).
 
-    Meld rates, mean melds, the Tapp's meld value, sure-Durch frequency, and from
+    Meld rates, mean melds, the Tapp meld gain, sure-Durch frequency, and from
     simulated deals (auction, exchange, double-dummy play) the soloist's mean score,
     the makeable bid and make rates at typical bids -- every figure with its standard error.
 

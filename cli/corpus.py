@@ -6,11 +6,14 @@ import shlex
 import sys
 
 import click
+import pandas as pd
 
 from binokel_sim.corpus.builder import build_corpus
+from binokel_sim.errors import InputError
 from binokel_sim.exchange.candidates import POLICIES
+from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, quiet_option, rules_option, seed_option
+from .common import echo_json, json_option, out_option, output_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 
 
@@ -22,7 +25,7 @@ def corpus() -> None:
 @corpus.command("build")
 @rules_option
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals the corpus should hold.")
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="Corpus folder (created or extended).")
+@output_option("--out", kind="folder", help="Corpus folder (created or extended; required).")
 @seed_option
 @click.option("--policy", type=click.Choice(POLICIES), default=None,
               help="Exchange policy (default: heuristic; an existing corpus keeps its own).")
@@ -38,6 +41,8 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, as_json, quiet, scale
     Example:
       binokel corpus build --rules four-solo --deals 1000 --out data/corpus/four-solo --workers 2
     """
+    if out is None:
+        raise InputError("--out: give the corpus folder to create or extend")
     command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     m = build_corpus(rules, deals, out, seed=seed, policy=policy, chunk_size=chunk_size, scale=scale,
                      command=command)
@@ -51,8 +56,10 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, as_json, quiet, scale
 @corpus.command("info")
 @click.argument("folder", type=click.Path())
 @click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
+@out_option("Write the make rates per bid to FILE.csv, .parquet or .json.")
 @json_option
-def info_cmd(folder, rules_src, as_json) -> None:
+@quiet_option
+def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
     """The manifest and the headline figures of a corpus (each with n and a standard error).
 
     \b
@@ -63,6 +70,8 @@ def info_cmd(folder, rules_src, as_json) -> None:
 
     c = load_corpus(folder, rules_src)
     h = headline(c)
+    if out is not None:
+        write_table(pd.DataFrame(h.get("make", [])), out)
     if as_json:
         echo_json({"manifest": {k: v for k, v in c.manifest.items() if k not in ("chunks", "rules_data")},
                    "headline": h})

@@ -20,7 +20,7 @@ def meld_rows(rep: dict) -> pd.DataFrame:
 
 @click.command("melds", short_help="Explain a hand's melds and points at a trump or the best.")
 @click.argument("hand")
-@click.option("--trump", default="best", show_default=True, help="Trump suit (E, G, H, S or a name) or 'best'.")
+@click.option("--trump", default="best", show_default=True, help="Trump suit (E, G, H, S or a name), none, or 'best'.")
 @rules_option
 @json_option
 @out_option("Write one row per meld to FILE.csv, .parquet or .json.")

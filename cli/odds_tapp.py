@@ -53,6 +53,12 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
     click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
+    from binokel_sim.glossary import FIGURES
+
+    for name in ("Tapp value (melds only)",) + (() if melds_only else ("Tapp value (double-dummy)",)):
+        click.echo(f"# {name}: {FIGURES[name]}")
+    click.echo("# melds_mean / dd_mean: these two; not the Tapp meld gain of `binokel compare`"
+               " (melds kept - melds dealt)")
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
         click.echo(overall.to_string(index=False))
         click.echo("")

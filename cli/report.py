@@ -20,7 +20,9 @@ from .scale_options import scale_options
 @click.option("--calibration-deals", type=click.IntRange(min=2), default=None,
               help="Override the budget's calibration deals.")
 @seed_option
-@output_option("--out", kind="folder", help="Output folder [default: reports/<rules name>].")
+@output_option("--out", kind="folder",
+               help="Output folder [default: my-report/<rules name>; the committed examples under reports/ "
+                    "stay untouched].")
 @json_option
 @quiet_option
 @scale_options
@@ -34,13 +36,13 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
 
     \b
     Example:
-      binokel report --rules standard --budget quick --out reports/standard
+      binokel report --rules standard --budget quick --out my-report
     """
     from binokel_sim.analyses.report import budget_with, build_report
     from binokel_sim.analyses.report_render import render
     from binokel_sim.output import check_output
 
-    folder = out or f"reports/{rules.name}"
+    folder = out or f"my-report/{rules.name}"
     check_output(folder, "--out", "folder")
     command = "binokel " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("binokel") else ""
     b = budget_with(budget, meld_deals, study_deals, calibration_deals)

@@ -24,8 +24,30 @@ def test_hand_with_commas_and_names():
 
 @pytest.mark.parametrize("bad", ["XY", "E9", "G11", "Grün", "ober", "EA Herz"])
 def test_bad_card_text_names_the_token(bad):
-    with pytest.raises(InputError, match="unknown card"):
+    with pytest.raises(InputError, match=r"unknown (card|rank|suit)|needs a rank") as exc:
         parse_cards(bad)
+    # The word at fault is named: 'Herz' (no rank after it), not 'EA'.
+    assert repr(bad.split()[-1]) in str(exc.value)
+
+
+@pytest.mark.parametrize("text,named", [("Grün Kaiser", "'Kaiser'"), ("Ober Kaiser", "'Kaiser'"),
+                                        ("EA Herz Kaiser", "'Kaiser'")])
+def test_the_unknown_word_is_named(text, named):
+    with pytest.raises(InputError) as exc:
+        parse_cards(text)
+    # The first word quoted is the one at fault.
+    assert str(exc.value).split("'")[1] == named.strip("'"), str(exc.value)
+
+
+@pytest.mark.parametrize("text,suit", [("E", 0), ("green", 1), ("Grün", 1), ("leaves", 1), ("Schippe", 1),
+                                       ("hearts", 2), ("Herz", 2), ("bells", 3), ("s", 3), ("none", None)])
+def test_one_trump_parser_for_every_command(text, suit):
+    from binokel_sim.cards import parse_trump
+    from binokel_sim.play.solver import parse_trump as solver_trump
+
+    assert parse_trump(text) == suit and solver_trump(text) == suit
+    with pytest.raises(InputError, match="unknown trump 'purple'"):
+        parse_trump("purple")
 
 
 def test_three_copies_rejected():

@@ -30,7 +30,7 @@ def test_meld_figures_come_from_the_meld_odds_study(table):
     assert t.loc["binokel in hand", "value"] == get("hand", "binokel").value
     assert t.loc["binokel in hand", "n"] == 9000
     tapp = get("kept", "meld_mean_best").value - get("hand", "meld_mean_best").value
-    assert t.loc["Tapp meld value", "value"] == pytest.approx(tapp)
+    assert t.loc["Tapp meld gain", "value"] == pytest.approx(tapp)
     # Statistical check against the exact probability (fixed seed): within 4 standard errors.
     exact = float(exact_odds(STD, STD.layout.hand_size).events["binokel"])
     p = t.loc["binokel in hand"]
@@ -45,7 +45,9 @@ def test_rule_sets_differ_where_they_should(table):
         rates = [w.loc[f"make rate at {b}", name] for b in (150, 200, 250, 300)]
         assert rates == sorted(rates, reverse=True)
         assert w.loc["contract bid", name] >= 150
-    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "n"}
+    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "lo", "hi", "n"}
+    rates = table[table["figure"].str.contains("rate|Durch|in hand")]
+    assert len(rates) and (rates.lo >= 0).all() and (rates.hi <= 1).all() and (rates.hi > rates.lo).all()
     assert (table[table.study == "play"]["n"] <= 1).all()
 
 
@@ -66,7 +68,7 @@ def test_compare_cli_writes_tables_and_charts(tmp_path, capsys):
                              "--out", str(tmp_path / "c.json"), "--charts", str(tmp_path / "ch"), "--quiet",
                              "--checkpoint", str(tmp_path / "ck"))
     assert code == 0, err
-    rows = json.loads((tmp_path / "c.json").read_text())
+    rows = json.loads((tmp_path / "c.json").read_text())["rows"]
     assert {r["rules"] for r in rows} == {"standard", "kreuz"}
     assert sorted(p.name for p in (tmp_path / "ch").iterdir()) == ["make_rates.png", "mean_melds.png",
                                                                    "meld_rates.png"]

@@ -12,6 +12,7 @@ from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.reader import find_corpus, headline, load_corpus
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import study_deals
+from binokel_sim.runner import Scale
 from clitools import assert_one_line_error, run_cli
 
 PRESET, SEED, N = "four-solo", 5, 8
@@ -33,7 +34,7 @@ def rows(folder):
 
 def test_rows_equal_a_fresh_study(whole):
     corpus = load_corpus(whole, PRESET).df
-    fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", workers=1)
+    fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", scale=Scale(workers=1))
     assert list(corpus["deal"]) == list(range(N))
     for col in fresh.columns:
         a, b = corpus[col], fresh[col]
@@ -145,6 +146,10 @@ def test_cli_info_json(whole, capsys):
     rep = json.loads(out)
     assert rep["manifest"]["deals"] == N and rep["manifest"]["rules"] == PRESET
     assert rep["headline"]["n"] == N and rep["manifest"]["policy"] == "heuristic"
+    code, out, err = run_cli(capsys, "corpus", "info", str(whole))
+    tv = rep["headline"]["tapp_value"]
+    assert code == 0 and f"Tapp value (paired):            {tv['mean']:.1f} ± {tv['se']:.1f} (n {N})" in out
+    assert f"bid 150: {rep['headline']['make'][0]['p_make']:.3f}" in out
 
 
 def test_no_shipped_corpus_for_a_private_rule_set(tmp_path):

@@ -30,7 +30,8 @@ def test_bid_json_report(capsys, toy_dd, tmp_path):
     assert rep["safe_bid"] == (max(safe) if safe else None)
     assert {"mean", "se", "n"} <= set(rep["tapp_value"]) and rep["tapp_value"]["n"] == 30
     assert sum(c["share"] for c in rep["contracts"]) == pytest.approx(1.0)
-    assert out.read_text().splitlines()[0].startswith("bid,n,p_make,p_make_se,expected_score")
+    first, header = out.read_text().splitlines()[:2]
+    assert first.startswith("# provenance: ") and header.startswith("bid,n,p_make,p_make_se,p_make_lo,p_make_hi")
     assert rep["tier"] == "checked"
     side = rep["instant"]  # the instant tier's answer rides along, with the bids where they differ by > 2 SE
     assert side["n"] >= 100 and isinstance(side["differ_by_2se_at"], list)

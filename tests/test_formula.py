@@ -4,6 +4,7 @@ a calibrated model passes the calibration table, the shipped coefficients carry 
 import json
 import math
 
+import numpy as np
 import pytest
 
 from analyses_helpers import synthetic_deals
@@ -77,3 +78,25 @@ def test_shipped_coefficients_have_provenance():
     assert {"seed", "rules", "policy", "n_train", "n_test", "r2_test", "rmse_test", "command"} <= set(prov)
     assert prov["rules"] == "standard" and f.sd == pytest.approx(prov["rmse_test"])
     assert set(f.coef) == set(FORMULA_FEATURES)
+
+
+def test_a_formula_that_does_not_predict_is_not_printed():
+    from binokel_sim.analyses.report import formula_section
+    from binokel_sim.runner import Scale
+
+    # The kreuz fit: R² -0.17 out of sample on 30 deals -> interval straddles 0.
+    bad = Formula("kreuz", 200.0, {"melds": 1.0}, sd=80.0, provenance={"r2_test": -0.17, "n_test": 30})
+    r2, lo, hi, n = bad.r2_interval()
+    assert lo == pytest.approx(-0.17 - 1.96 * 1.17 * (2 / 30) ** 0.5) and lo < 0 < hi and n == 30
+    assert not bad.usable() and bad.verdict().startswith("no usable hand formula")
+    # A fit on pure noise: the report says so and prints no rule of thumb, no coefficients.
+    rng = np.random.default_rng(99)  # not seed 4: that stream drew the melds
+    noise = synthetic_deals(40, 4, noise=0.0).assign(value=rng.integers(100, 400, 40))
+    s, f = formula_section(load_rules("four-solo-48"), noise, 1, Scale(workers=1), None)
+    text = " ".join(s.text)
+    assert f is None and "No usable formula" in text and "Rule of thumb" not in text and not s.tables
+    # Real signal: the bootstrap interval lies above 0 and the formula is printed.
+    good, stats = fit(STD, synthetic_deals(80, 1, 20.0), synthetic_deals(80, 2, 20.0))
+    assert stats["r2_test_lo"] > 0.5 and good.usable()
+    s, f = formula_section(load_rules("four-solo-48"), synthetic_deals(80, 3, 20.0), 1, Scale(workers=1), None)
+    assert f is not None and any(t.startswith("Rule of thumb") for t in s.text)

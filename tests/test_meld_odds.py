@@ -167,7 +167,7 @@ def test_same_numbers_for_any_worker_count_and_chunking():
 
 def test_table_shape_rows_and_provenance():
     df = meld_odds_table(load_rules("four-solo"), 3_000, seed=1, scale=Scale(workers=1))
-    assert list(df.columns) == ["scope", "event", "value", "stderr", "exact", "z", "n"]
+    assert list(df.columns) == ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
     assert list(dict.fromkeys(df.scope)) == ["hand", "hand+tapp", "kept"]
     assert df.attrs["rules"] == "four-solo" and df.attrs["seed"] == 1 and df.attrs["deals"] == 3_000
     hand = df[df.scope == "hand"]

@@ -16,12 +16,12 @@ def test_prints_table_with_provenance_and_writes_csv(capsys, tmp_path):
     assert err == ""  # no progress bar when stderr is not a terminal
     lines = text.splitlines()
     assert lines[0].startswith("# meld odds: rules=standard deals=3000 seed=4 scopes=hand,hand+tapp exact=yes")
-    assert lines[1].split() == ["scope", "event", "value", "stderr", "exact", "z", "n"]
+    assert lines[1].split() == ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
     assert any(line.split()[:2] == ["hand", "double_binokel"] for line in lines)
     assert not any(line.split()[1].startswith("meld_pmf_") for line in lines[2:-1])
     assert lines[-1].startswith("# ") and "meld_pmf_" in lines[-1] and str(out) in lines[-1]
-    df = pd.read_csv(out)
-    assert list(df.columns) == ["scope", "event", "value", "stderr", "exact", "z", "n"]
+    df = pd.read_csv(out, comment="#")
+    assert list(df.columns) == ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
     assert set(df.scope) == {"hand", "hand+tapp"}
     row = df[(df.scope == "hand") & (df.event == "binokel")].iloc[0]
     assert row.n == 9000 and row.exact == pytest.approx(0.2548090600722, rel=1e-9)
@@ -34,8 +34,11 @@ def test_json_is_a_list_of_rows_and_parquet_round_trips(capsys, tmp_path):
         code, _, err = run_cli(capsys, "odds", "melds", "--rules", "standard-48", "--deals", "2000", "--out", str(path),
                                "--quiet")
         assert code == 0, err
-    rows = json.loads(js.read_text())
-    assert isinstance(rows, list) and set(rows[0]) == {"scope", "event", "value", "stderr", "exact", "z", "n"}
+    doc = json.loads(js.read_text())
+    rows = doc["rows"]
+    assert doc["provenance"]["rules"] == "standard-48" and doc["provenance"]["deals"] == 2000
+    assert isinstance(rows, list)
+    assert set(rows[0]) == {"scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"}
     assert rows[0]["exact"] is None
     assert {r["event"] for r in rows} >= {"dissle_1", "dissle_2", "meld_mean_trump_E"}
     df = pd.read_parquet(pq)

@@ -26,6 +26,9 @@ WRITERS = [
     (["report"], [("--out", "folder"), ("--checkpoint", "folder")]),
     (["fit", "formula"], [("--out", "table")]),
     (["calibrate"], [("--out", "table"), ("--charts", "folder")]),
+    (["corpus", "build", "--deals", "100000"], [("--out", "folder")]),
+    (["corpus", "info", "data/corpus/standard"], [("--out", "table")]),
+    (["fit", "instant"], [("--out", "table")]),
 ]
 
 
@@ -45,7 +48,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 12
+    assert found == writers and len(found) == 15
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])

@@ -19,7 +19,8 @@ ARGS = ["report", "--rules", "kreuz", "--meld-deals", "3000", "--study-deals", "
 
 
 def _tables(folder: Path) -> dict[str, pd.DataFrame]:
-    return {p.name: pd.read_csv(p) for p in sorted((folder / "tables").glob("*.csv")) if "provenance" not in p.name}
+    return {p.name: pd.read_csv(p, comment="#") for p in sorted((folder / "tables").glob("*.csv"))
+            if "provenance" not in p.name}
 
 
 def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
@@ -39,10 +40,10 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     for title in ("Meld odds", "meld-total distribution", "Tapp's value", "bid ladder", "hand-point formula",
                   "Trump choice", "Durch odds", "Calibration", "Provenance"):
         assert title in md and title in unescape(html)
-    prov = pd.read_csv(out / "tables" / "provenance-1.csv").set_index("item")["value"]
+    prov = pd.read_csv(out / "tables" / "provenance-1.csv", comment="#").set_index("item")["value"]
     assert prov["rules"] == "kreuz" and prov["seed"] == "5" and prov["study deals"] == "8"
     assert prov["meld-odds deals"] == "3000" and float(prov["run time (s)"]) > 0
-    tapp = pd.read_csv(out / "tables" / "tapp-1.csv")
+    tapp = pd.read_csv(out / "tables" / "tapp-1.csv", comment="#")
     assert tapp["n"].sum() == 4 * 8  # every deal in one class of each of the four features
     # Kill-and-resume: drop the study's last chunk; the rerun recomputes it to the same tables.
     last = [q for p in ck.iterdir() if p.name.startswith("study-deals-") for q in p.glob("*.pkl")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from binokel_sim.errors import InputError
+from binokel_sim.provenance import rules_hash as provenance_hash
 from binokel_sim.rules import Rules
 
 MANIFEST = "manifest.json"
@@ -30,28 +31,9 @@ MANIFEST = "manifest.json"
 CORPUS_FORMAT = 1
 
 
-#: Options added after corpora were first built, with the value that plays as before they
-#: existed: a key at that value is left out of the hash, so a new option does not orphan
-#: every corpus; set to anything else it changes the hash.
-NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("melds", "grand_binokel"): 0}
-
-
 def rules_hash(rules: Rules) -> str:
-    """SHA-256 (16 hex digits) of the resolved rules data, name and description left out.
-
-    Options at their :data:`NEUTRAL` value, and the ``talon`` section of a layout without
-    a talon, are left out too (the engine never reads them there).
-    """
-    d = rules.to_dict()
-    d.pop("name", None)
-    d.pop("description", None)
-    if d.get("layout", {}).get("kind", "bid") != "talon":
-        d.pop("talon", None)
-    for (section, key), value in NEUTRAL.items():
-        if d.get(section, {}).get(key, value) == value:
-            d.get(section, {}).pop(key, None)
-    text = json.dumps(d, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """The rules' content hash (:func:`binokel_sim.provenance.rules_hash`), 16 hex digits."""
+    return provenance_hash(rules)[:16]
 
 
 def solver_version() -> str:

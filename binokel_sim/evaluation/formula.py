@@ -77,6 +77,36 @@ class Formula:
         return {"total": t, "sd": self.sd, "ceiling_bid": max(ceiling) if ceiling else None,
                 "safe_bid": max(safe) if safe else None}
 
+    def r2_interval(self) -> tuple[float, float, float, int]:
+        """(R² out of sample, 95 % lo, hi, n_test) from the fit's provenance.
+
+        A fit by :func:`binokel_sim.analyses.hand_formula.fit` stores a bootstrap interval;
+        for older fits the interval is approximated from the relative standard error of a
+        mean square, sqrt(2 / n): se(R²) ~ (1 - R²) sqrt(2 / n).
+        """
+        p = self.provenance
+        r2, n = float(p.get("r2_test", math.nan)), int(p.get("n_test", 0) or 0)
+        if "r2_test_lo" in p:
+            return r2, float(p["r2_test_lo"]), float(p["r2_test_hi"]), n
+        if n < 2 or not math.isfinite(r2):
+            return r2, math.nan, math.nan, n
+        half = 1.96 * (1.0 - r2) * math.sqrt(2.0 / n)
+        return r2, r2 - half, min(1.0, r2 + half), n
+
+    def usable(self) -> bool:
+        """True when the formula predicts better than a constant: its R² interval lies above 0."""
+        lo = self.r2_interval()[1]
+        return math.isfinite(lo) and lo > 0.0
+
+    def verdict(self) -> str:
+        """One line: how well the formula predicts out of sample, and whether to use it."""
+        r2, lo, hi, n = self.r2_interval()
+        head = f"out-of-sample R² {r2:.2f} (95 % interval {lo:.2f} .. {hi:.2f}, n = {n} test deals)"
+        if self.usable():
+            return head
+        return (f"no usable hand formula for rules {self.rules!r}: {head} does not exclude 0, "
+                "so it predicts no better than a constant")
+
     def rule_of_thumb(self) -> str:
         """The formula in plain words, rounded for counting at the table."""
         names = {"melds": "your meld points", "aces": "{} per ace", "tens": "{} per ten",
@@ -109,18 +139,49 @@ def load_formula(rules: Rules | str = "standard", path: str | Path | None = None
     return Formula(rules=name, intercept=d["intercept"], coef=d["coef"], sd=d["sd"], provenance=d.get("provenance", {}))
 
 
+def usable_formula(rules: Rules | str = "standard", path: str | Path | None = None) -> tuple[Formula | None, str]:
+    """(the committed formula for ``rules`` if it predicts, else None; one line saying why).
+
+    >>> f, why = usable_formula("standard"); f is not None, why.startswith("out-of-sample R²")
+    (True, True)
+    """
+    try:
+        f = load_formula(rules, path)
+    except InputError as exc:
+        return None, f"no usable hand formula: {exc}"
+    return (f if f.usable() else None), f.verdict()
+
+
+def r2_bootstrap(y: np.ndarray, pred: np.ndarray, reps: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """95 % percentile bootstrap interval of R² = 1 - SS_res / SS_tot over the test deals.
+
+    >>> y = np.arange(50.0); lo, hi = r2_bootstrap(y, y + 1.0); bool(0.99 < lo <= hi <= 1.0)
+    True
+    """
+    y, pred = np.asarray(y, dtype=np.float64), np.asarray(pred, dtype=np.float64)
+    if len(y) < 3:
+        return math.nan, math.nan
+    idx = np.random.default_rng(seed).integers(0, len(y), size=(reps, len(y)))
+    yb, pb = y[idx], pred[idx]
+    ss_tot = ((yb - yb.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r2 = 1.0 - ((yb - pb) ** 2).sum(axis=1) / ss_tot
+    r2 = r2[np.isfinite(r2)]
+    return float(np.quantile(r2, 0.025)), float(np.quantile(r2, 0.975))
+
+
 def formula_dict(f: Formula) -> dict:
     d = asdict(f)
     d.pop("rules")
     return d
 
 
-def formula_advice(counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict | None:
+def formula_advice(counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
     """The hand formula's quick estimate for ``counts`` (total, sd, ceiling and safe bid) with its
-    training size and test R^2, where coefficients were fitted for ``rules``; else None."""
-    try:
-        f = load_formula(rules)
-    except InputError:
-        return None
-    return {**f.advise(counts, rules, confidence), "n_train": f.provenance.get("n_train"),
+    training size and test R^2, where a formula was fitted for ``rules`` and predicts (its
+    out-of-sample R^2 interval above 0); else ``{"usable": False, "why": ...}``."""
+    f, why = usable_formula(rules)
+    if f is None:
+        return {"usable": False, "why": why}
+    return {**f.advise(counts, rules, confidence), "usable": True, "why": why, "n_train": f.provenance.get("n_train"),
             "r2_test": f.provenance.get("r2_test")}

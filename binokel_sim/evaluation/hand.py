@@ -222,6 +222,13 @@ class HandEvaluation:
         """What decides going out after the Tapp is seen (never the deal's own double-dummy result)."""
         return SURRENDER_BASIS[self.settings.policy]
 
+    def p_durch_interval(self) -> dict[str, Any]:
+        """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
+        from binokel_sim.stats import proportion
+
+        d = proportion(round(self.p_durch[0] * self.n), self.n)
+        return {"mean": d["p"], "se": d["se"], "lo": d["lo"], "hi": d["hi"], "n": self.n}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report: all figures with n and standard errors, and the provenance."""
         mse = lambda t: {"mean": t[0], "se": t[1], "n": self.n}  # noqa: E731
@@ -235,7 +242,7 @@ class HandEvaluation:
             "bids": self.bids.to_dict(orient="records"),
             "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
             "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
-            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": mse(self.p_durch),
+            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": self.p_durch_interval(),
             "seconds": round(self.seconds, 3),
         }
 

@@ -23,7 +23,7 @@ for trump contracts; Durch/Bettel score their own value whatever the bid, the on
 other way the order can break. :func:`order_note` says which applies.
 
 >>> from binokel_sim.rules import load_rules
->>> order_note(load_rules("standard"), 0.6, safe=420, ceiling=400)[:42]
+>>> order_note(load_rules("standard"), 0.6, safe=420, ceiling=400)[:41]
 'safe bid 420 above the ceiling 400: confide'
 >>> order_note(load_rules("standard"), 0.8, safe=400, ceiling=420) is None
 True
@@ -39,6 +39,7 @@ import pandas as pd
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import bid_ladder, surrender_choice
+from binokel_sim.stats import wilson
 
 SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ceiling: highest bid with"
              " E[score] > 0; safe: highest bid with P(make) >= confidence")
@@ -72,7 +73,8 @@ def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int |
 
 
 def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
-    """P(make), expected score and P(surrender) per bid, each with n and a standard error.
+    """P(make), expected score and P(surrender) per bid, each with n and a standard error
+    (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
     Made: the soloist plays and makes it (a trump contract with a trick and total >=
     bid, or a made Durch/Bettel: their value covers any bid); going out counts as not
@@ -102,8 +104,9 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
     p = made.mean(axis=0)
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
+    lo, hi = wilson(made.sum(axis=0), n)
     return pd.DataFrame({
-        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
+        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
     })
@@ -124,8 +127,9 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     safe = bids[bids["p_make"] >= confidence]
     n = parts["code"].shape[0]
     shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
+    lo, hi = wilson(shares * n, n)
     contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
-                              "share_se": np.sqrt(shares * (1 - shares) / n)})
+                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
     ceiling_bid = int(pos["bid"].max()) if len(pos) else None
     safe_bid = int(safe["bid"].max()) if len(safe) else None
     return dict(

@@ -67,6 +67,7 @@ def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
             for card in _legal_cards(hands[mover], trick, pos.trump_index):
                 hands[mover][card] -= 1
                 trick.append(card)
+                child: Position | None
                 if k + 1 < seats:
                     child = Position(tuple(hands), pos.trump, leader, pos.solo, pos.side, tuple(trick),
                                      pos.last_trick, pos.bonus, tuple(sorted(won)))

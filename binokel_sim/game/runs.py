@@ -28,6 +28,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale
+from binokel_sim.stats import proportion
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
 GAMES_PER_CHUNK = 2
@@ -38,7 +39,8 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
     from binokel_sim.play.solver import Solver
 
     solver = Solver()
-    games, deals = [], []
+    games: list[dict] = []
+    deals: list[dict] = []
     for g in range(chunk.start, chunk.stop):
         rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]))
         games.append(rec.row(job.rules))
@@ -77,7 +79,8 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
         f"final_p{p}" for p in range(n)]
-    dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "claimed_by"] + [
+    dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "p_make_predicted",
+             "claimed_by"] + [
         c for p in range(n) for c in (f"score_p{p}", f"total_p{p}")]
     gdf = pd.DataFrame(game_rows, columns=gcols)
     ddf = pd.DataFrame(deal_rows, columns=dcols)
@@ -94,7 +97,7 @@ def _mean_row(figure: str, x: np.ndarray) -> dict[str, Any]:
     n = int(x.size)
     mean = float(x.mean()) if n else float("nan")
     se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    return {"figure": figure, "value": mean, "se": se, "n": n}
+    return {"figure": figure, "value": mean, "se": se, "lo": float("nan"), "hi": float("nan"), "n": n}
 
 
 def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
@@ -102,13 +105,13 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.Data
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     finished = games[games["winner"] >= 0]
     rows = [_mean_row("deals per game", games["deals"].to_numpy())]
-    rows.append(_mean_row("unfinished games", (games["winner"] < 0).to_numpy()))
+    rows.append(_rate_row("unfinished games", (games["winner"] < 0).to_numpy()))
     if not rules.layout.partnership:
         for p in range(n):
-            rows.append(_mean_row(f"win rate player {p}", (finished["winner"] == p).to_numpy()))
+            rows.append(_rate_row(f"win rate player {p}", (finished["winner"] == p).to_numpy()))
     else:
         for t, team in enumerate(rules.layout.teams):
-            rows.append(_mean_row(f"win rate team {t} (players {', '.join(map(str, team))})",
+            rows.append(_rate_row(f"win rate team {t} (players {', '.join(map(str, team))})",
                                   (finished["winner_team"] == t).to_numpy()))
     # Seat advantage: the mean score of whoever sits at seat s, per deal.
     for s in range(n):
@@ -116,16 +119,42 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.Data
         sc = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), player] if len(deals) else []
         out = " (the dealer, sitting out)" if s >= rules.n_seats else ""
         rows.append(_mean_row(f"mean score per deal, seat {s}{out}", np.asarray(sc)))
-        rows.append(_mean_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
+        rows.append(_rate_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
     sol_score = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), deals["soloist"].to_numpy()] \
         if len(deals) else np.array([])
     rows.append(_mean_row("soloist score per deal", sol_score))
     rows.append(_mean_row("contract bid", deals["bid"].to_numpy()))
     played = deals[deals["contract"] != "surrender"]
-    rows.append(_mean_row("make rate (played contracts)", played["made"].to_numpy()))
-    rows.append(_mean_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
-    rows.append(_mean_row("durch rate", (deals["contract"] == "durch").to_numpy()))
-    rows.append(_mean_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
+    rows.append(_rate_row("make rate (played contracts)", played["made"].to_numpy()))
+    rows.extend(calibration_rows(deals))
+    rows.append(_rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
+    rows.append(_rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
+    rows.append(_rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
     if rules.game.aus:
-        rows.append(_mean_row("games ended by Aus", (deals["claimed_by"] >= 0).groupby(deals["game"]).any().to_numpy()))
-    return pd.DataFrame(rows, columns=["figure", "value", "se", "n"])
+        rows.append(_rate_row("games ended by Aus", (deals["claimed_by"] >= 0).groupby(deals["game"]).any().to_numpy()))
+    return pd.DataFrame(rows, columns=["figure", "value", "se", "lo", "hi", "n"])
+
+
+def _rate_row(figure: str, x: np.ndarray) -> dict[str, Any]:
+    """A proportion: its n, standard error and 95 % Wilson interval."""
+    x = np.asarray(x, dtype=bool)
+    p = proportion(int(x.sum()), int(x.size))
+    return {"figure": figure, "value": p["p"], "se": p["se"], "lo": p["lo"], "hi": p["hi"], "n": p["n"]}
+
+
+def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
+    """The auction's predicted P(make) of the trump contracts played beside the realised make rate.
+
+    ``made - predicted``: its standard error is the outcomes' spread under the prediction,
+    sqrt(sum p(1 - p)) / n, so |value / se| > 4 flags an auction whose estimates are off.
+    """
+    t = deals[(deals["contract"] == "trump") & deals["p_make_predicted"].notna()]
+    pred = t["p_make_predicted"].to_numpy(np.float64)
+    made = t["made"].to_numpy(bool)
+    n = len(t)
+    rows = [_mean_row("predicted P(make) (played trump contracts)", pred),
+            _rate_row("make rate (played trump contracts)", made)]
+    gap = float(made.mean() - pred.mean()) if n else float("nan")
+    se = float(np.sqrt((pred * (1 - pred)).sum()) / n) if n else float("nan")
+    rows.append({"figure": "made - predicted (played trump contracts)", "value": gap, "se": se, "n": n})
+    return rows

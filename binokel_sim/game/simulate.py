@@ -60,16 +60,12 @@ MAX_DEALS = 400
 
 
 def _formula(rules: Rules):
-    """The fitted hand-point formula for ``rules``, or None where none is committed."""
-    from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.formula import load_formula
+    """The fitted hand-point formula for ``rules`` if one is committed and predicts, else None."""
+    from binokel_sim.evaluation.formula import usable_formula
 
     key = (rules.name, rules.meld_array().tobytes())
     if key not in _FORMULAS:
-        try:
-            _FORMULAS[key] = load_formula(rules)
-        except InputError:
-            _FORMULAS[key] = None
+        _FORMULAS[key] = usable_formula(rules)[0]
     return _FORMULAS[key]
 
 
@@ -98,6 +94,20 @@ def ceiling(counts: np.ndarray, rules: Rules) -> int:
     totals_by_trump(counts, rules.meld_array(), tot)
     best = max(float(tot[t]) + float(play_estimate(counts, t, PLAY_WEIGHTS)) for t in range(4))
     return floor_to_step(best, rules)
+
+
+def surrender_estimate(counts: np.ndarray, heuristic_value: float, rules: Rules) -> float:
+    """The soloist's estimate of his side's total when deciding to go out: the formula's estimate
+    of his dealt hand where a usable formula exists, else the exchange heuristic's value."""
+    f = _formula(rules)
+    return f.total(counts, rules) if f is not None else float(heuristic_value)
+
+
+def predicted_p_make(counts: np.ndarray, bid: int, rules: Rules) -> float:
+    """The auction's P(make) of ``bid`` for a hand (before the Tapp): the formula's normal model
+    around its estimate; NaN where no usable formula is committed for ``rules``."""
+    f = _formula(rules)
+    return float(f.p_make(f.total(counts, rules), int(bid))) if f is not None else float("nan")
 
 
 def expected_play_score(estimate: float, bid: int, rules: Rules) -> float:
@@ -129,10 +139,11 @@ class DealRecord:
     scores: list[int]
     totals: list[int]
     claimed_by: int = -1
+    p_make_predicted: float = float("nan")
 
     def row(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump",
-                                           "made", "claimed_by")}
+                                           "made", "p_make_predicted", "claimed_by")}
         for p, (s, t) in enumerate(zip(self.scores, self.totals)):
             d[f"score_p{p}"] = s
             d[f"total_p{p}"] = t
@@ -177,6 +188,8 @@ class _Outcome:
     #: Trump contracts played: the soloist side's total and whether it took a trick (else -1, False).
     total: int = -1
     took: bool = False
+    #: The auction's P(make) of the contract (the formula's normal model on the soloist's dealt hand; NaN without one).
+    predicted: float = float("nan")
 
 
 def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
@@ -185,6 +198,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
     sol, bid = auction([ceiling(h, rules) for h in hands], rules)
+    predicted = predicted_p_make(hands[sol], bid, rules)
     cs = build_candidates(rules, hands[sol][None], counts_of(row[sl[n]], check=False)[None], "heuristic", per_trump=1)
     best = candidate_at(rules, cs, 0, int(choose(rules, sol, cs, "heuristic").index[0]))
     kept = counts_of(best.kept)
@@ -196,7 +210,9 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
     if best.contract == TRUMP:
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
-        own = expected_play_score(best.value, bid, rules)
+        # The estimate he bid with (the formula's, calibrated on the preset) where there is one: the
+        # exchange heuristic's own-hand value ignores a partner's cards and is far too low at kreuz.
+        own = expected_play_score(surrender_estimate(hands[sol], best.value, rules), bid, rules)
         if surrender_choice(np.array([[own]], dtype=np.float64), np.array([bid]), rules)[0, 0]:
             deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
             return _Outcome(sol, bid, SURRENDER, trump, False, table_scores(rules, deal), [])
@@ -210,7 +226,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
         running = _running_totals(rules, line, melds, sol, best.discard_points)
         total = int(sum(seat_totals(rules, deal)[s] for s in side))
         took = any(line.seat_tricks[s] > 0 for s in side)
-        return _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took)
+        return _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took, predicted)
     # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
     pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
                    rules.play.last_trick, tuple(zeros), ())
@@ -286,7 +302,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         rec.records.append(DealRecord(
             game=game, deal=j, soloist=sol_player, soloist_seat=o.soloist_seat, bid=o.bid, contract=o.contract,
             trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),
-            totals=totals.tolist(), claimed_by=claimed,
+            totals=totals.tolist(), claimed_by=claimed, p_make_predicted=o.predicted,
         ))
         rec.deals = j + 1
         rec.totals = totals.tolist()

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from binokel_sim.cards import SUITS, Hand, parse_suit
+from binokel_sim.cards import SUITS, Hand, parse_trump
 from binokel_sim.melds.explain import explain, trump_totals
 from binokel_sim.rules import Rules, as_rules
 
@@ -29,11 +29,15 @@ def meld_report(hand: Hand, trump_text: str, rules: Rules) -> dict[str, Any]:
     """
     totals = trump_totals(hand, rules)
     best = trump_text.strip().lower() == "best"
-    trump = int(np.argmax(totals)) if best else parse_suit(trump_text)
+    if best:
+        trump = int(np.argmax(totals))
+    else:
+        t = parse_trump(trump_text)  # the shared parser: letters, German / English names, none
+        trump = -1 if t is None else t
     found = explain(hand, trump, rules)
     out: dict[str, Any] = {
         "cards": hand.to_list(),
-        "trump": SUITS[trump],
+        "trump": SUITS[trump] if trump >= 0 else "none",
         "total": sum(m.points for m in found),
         "melds": [m.to_dict() for m in found],
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 #: Columns of every meld-odds table (auction and talon layouts).
-COLUMNS = ["scope", "event", "value", "stderr", "exact", "z", "n"]
+COLUMNS = ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
 
 
 def cluster_estimate(s1: int, s2: int, deals: int, members: int) -> tuple[float, float]:

@@ -18,7 +18,8 @@ from typing import Sequence
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, CARD_TEXT, COPIES, N_TYPES, format_cards, parse_suit, to_cards
+from binokel_sim.cards import CARD_POINTS, CARD_TEXT, COPIES, N_TYPES, format_cards, to_cards
+from binokel_sim.cards import parse_trump as parse_trump_text
 from binokel_sim.errors import InputError
 from binokel_sim.play.legal import legal_in_trick, trick_winner
 
@@ -41,9 +42,9 @@ def parse_trump(value: str | int | None) -> int | None:
         return None if int(value) < 0 else int(value)
     if not isinstance(value, str):
         raise InputError(f"trump: expected a suit letter or none, got {value!r}")
-    if value.strip().lower() in ("none", "no", "-", "null", ""):
+    if value.strip() == "":
         return None
-    return parse_suit(value)
+    return parse_trump_text(value)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,165 @@
+"""Player words for every event, column and figure the tables use; one definition each.
+
+CSV, Parquet and JSON keep the code names (``pair_E``, ``p_make_se``) so scripts can
+rely on them; reports and charts show :func:`words` instead, and every report table
+header links to the glossary entry (:func:`anchor`) that :func:`entries` writes.
+
+>>> words("pair_E"), words("meld_at_least_100_best"), words("p_make_lo")
+('pair in Eichel', 'meld total ≥ 100', 'P(make), 95 % low')
+>>> define("pair_E")
+'King and Ober of Eichel that are not part of an Eichel family (a family counts as family, not also as pair).'
+"""
+
+from __future__ import annotations
+
+import re
+
+SUIT_NAMES = {"E": "Eichel", "G": "Grün", "H": "Herz", "S": "Schellen"}
+RANK_NAMES = {"A": "Aces", "10": "Tens", "K": "Kings", "O": "Obers", "U": "Unters", "7": "Sevens"}
+
+#: Column codes -> (player words, definition).
+COLUMNS: dict[str, tuple[str, str]] = {
+    "value": ("estimate", "The Monte Carlo estimate: a probability, or a mean in points."),
+    "stderr": ("standard error",
+               "Standard error of the estimate (cluster-robust over deals where hands share a deal)."),
+    "se": ("standard error", "Standard error of the estimate beside it."),
+    "lo": ("95 % low", "Lower end of the 95 % interval (Wilson's for a probability: never below 0)."),
+    "hi": ("95 % high", "Upper end of the 95 % interval (Wilson's for a probability: never above 1)."),
+    "exact": ("exact", "The exact value, by combinatorics."),
+    "z": ("z", "(estimate - exact) / standard error; used as the test only where 10 or more hits are expected."),
+    "p_value": ("p-value", "Two-sided p-value of estimate against exact: exact binomial test for rare events "
+                           "(fewer than 10 hits expected), else from z."),
+    "test": ("test", "Which test gave the p-value: exact binomial or z."),
+    "n": ("n", "Sample size: hands, deals or games behind the estimate."),
+    "event": ("meld", "The meld or meld-total event (see the glossary)."),
+    "total": ("meld total", "Meld points of a hand at its best trump."),
+    "share": ("share", "Fraction of deals."),
+    "contract": ("contract", "The game announced after the exchange: a trump suit, Durch or Bettel."),
+    "bid": ("bid", "The contract's value in points."),
+    "p_make": ("P(make)", "Probability the soloist reaches the bid (double-dummy play)."),
+    "p_make_se": ("P(make) standard error", "Standard error of P(make)."),
+    "p_make_lo": ("P(make), 95 % low", "Lower end of P(make)'s Wilson interval."),
+    "p_make_hi": ("P(make), 95 % high", "Upper end of P(make)'s Wilson interval."),
+    "expected_score": ("expected score", "Mean score of the soloist at this bid (failing costs twice the bid)."),
+    "expected_score_se": ("expected score standard error", "Standard error of the expected score."),
+    "p_surrender": ("P(go out)", "Probability the soloist goes out (surrenders) at this bid."),
+    "p_surrender_se": ("P(go out) standard error", "Standard error of P(go out)."),
+    "melds": ("meld class", "Meld points of the hand at its best trump, before the Tapp."),
+    "aces": ("aces", "Aces in the hand before the Tapp."),
+    "mean_total": ("mean total", "Mean soloist total (card points + melds) after double-dummy play."),
+    "mean_total_se": ("mean total standard error", "Standard error of the mean total."),
+    "ceiling_bid": ("ceiling bid", "Highest bid with a positive expected score."),
+    "ceiling_expected_score": ("expected score at the ceiling", "Expected score when bidding the ceiling."),
+    "ceiling_expected_score_se": ("its standard error", "Standard error of the expected score at the ceiling."),
+    "safe_bid": ("safe bid", "Highest bid made at least 80 % of the time."),
+    "safe_p_make": ("P(make) at the safe bid", "P(make) at the safe bid."),
+    "safe_p_make_se": ("its standard error", "Standard error of P(make) at the safe bid."),
+    "feature": ("counted by", "What the hand class counts: meld points, aces, tens or the longest suit."),
+    "class": ("class", "The range of the counted feature."),
+    "melds_mean": ("Tapp value (melds only)", "See 'Tapp value (melds only)'."),
+    "melds_se": ("standard error", "Standard error of the Tapp value (melds only)."),
+    "dd_mean": ("Tapp value (double-dummy)", "See 'Tapp value (double-dummy)'."),
+    "dd_se": ("standard error", "Standard error of the Tapp value (double-dummy)."),
+    "predicted": ("predicted P(make)", "The formula's mean P(make) over the deals of the bin."),
+    "realised": ("made", "Share of the bin's contracts actually made (double-dummy)."),
+    "realised_se": ("made, standard error", "Standard error of the realised make rate."),
+    "realised_lo": ("made, 95 % low", "Lower end of the realised make rate's Wilson interval."),
+    "realised_hi": ("made, 95 % high", "Upper end of the realised make rate's Wilson interval."),
+    "gap": ("made - predicted", "Realised minus predicted: near 0 for a calibrated advisor."),
+    "bin_from": ("predicted from", "Lower edge of the bin of predicted P(make)."),
+    "bin_to": ("predicted to", "Upper edge of the bin."),
+    "figure": ("figure", "What the row measures (see the glossary)."),
+    "term": ("term", "A term of the hand formula."),
+    "coefficient": ("coefficient", "Points per unit of the term."),
+    "item": ("item", "A provenance item."),
+}
+
+#: Figures (rows of tables, report text) -> definition.
+FIGURES: dict[str, str] = {
+    "Tapp value (melds only)": "Per deal: (melds kept after the best exchange + card points laid away) minus "
+                               "(melds of the hand as dealt + the Tapp's card points, laid away unseen).",
+    "Tapp value (double-dummy)": "Per deal: the soloist's double-dummy total with the best exchange minus his "
+                                 "total when the Tapp is laid away unseen (a special contract counts its score).",
+    "Tapp meld gain": "Mean best meld total kept from hand + Tapp after discarding minus the mean best meld "
+                      "total of a hand as dealt; melds only, no card points.",
+    "sure Durch": "After the best discard no card of the soloist can be beaten: every trick is his.",
+}
+
+
+def _event(code: str) -> tuple[str, str] | None:
+    m = re.fullmatch(r"(double_)?(family|pair)_([EGHS])", code)
+    if m:
+        two, kind, suit = m.groups()
+        s = SUIT_NAMES[suit]
+        if kind == "family":
+            return (f"{'two families' if two else 'family'} in {s}",
+                    f"{'Both' if two else 'A'} A 10 K O U of {s}.")
+        if two:
+            return f"two pairs in {s}", f"Both Kings and both Obers of {s}, neither in a family."
+        return (f"pair in {s}", f"King and Ober of {s} that are not part of an {s} family "
+                                "(a family counts as family, not also as pair).")
+    m = re.fullmatch(r"(four|eight)_(A|10|K|O|U|7)", code)
+    if m:
+        n, r = m.groups()
+        where = "all" if n == "eight" else "one of each suit"
+        return f"{n} {RANK_NAMES[r]}", f"{n.capitalize()} {RANK_NAMES[r]} in one hand ({where})."
+    if code in ("binokel", "double_binokel"):
+        return (("two Binokels", "Both Grün Obers and both Schellen Unters.") if code.startswith("double")
+                else ("Binokel", "Grün (Schippe) Ober and Schellen Unter."))
+    m = re.fullmatch(r"dissle_([12])", code)
+    if m:
+        k = m.group(1)
+        return f"{'one' if k == '1' else 'two'} trump seven{'s' if k == '2' else ''}", \
+            f"Holding {'a' if k == '1' else 'both'} seven{'s' if k == '2' else ''} of trump (Dissle; trump fixed)."
+    m = re.fullmatch(r"meld_mean_(best|trump_([EGHS]))", code)
+    if m:
+        at = "at the best trump" if m.group(1) == "best" else f"with {SUIT_NAMES[m.group(2)]} trump"
+        return f"mean meld total {at}".replace(" at the best trump", ""), f"Mean meld points of a hand {at}."
+    m = re.fullmatch(r"meld_at_least_(\d+)_best", code)
+    if m:
+        return f"meld total ≥ {m.group(1)}", f"P(meld points at the best trump ≥ {m.group(1)})."
+    m = re.fullmatch(r"meld_pmf_(best|trump_([EGHS]))_(\d+)", code)
+    if m:
+        at = "" if m.group(1) == "best" else f" ({SUIT_NAMES[m.group(2)]} trump)"
+        return f"meld total = {m.group(3)}{at}", f"P(meld points = {m.group(3)}{at or ' at the best trump'})."
+    return None
+
+
+def words(code: str) -> str:
+    """Player words for a code name (event, column or figure); unknown names come back as they are."""
+    if code in COLUMNS:
+        return COLUMNS[code][0]
+    e = _event(str(code))
+    return e[0] if e else str(code)
+
+
+def define(code: str) -> str:
+    """One-line definition of a code name or figure ('' when there is none)."""
+    if code in COLUMNS:
+        return COLUMNS[code][1]
+    if code in FIGURES:
+        return FIGURES[code]
+    e = _event(str(code))
+    return e[1] if e else ""
+
+
+def anchor(code: str) -> str:
+    """The HTML id / Markdown anchor of a glossary entry.
+
+    >>> anchor("p_make_se")
+    'g-p_make_se'
+    """
+    return "g-" + re.sub(r"[^A-Za-z0-9_]+", "-", str(code)).strip("-")
+
+
+def entries(codes) -> list[tuple[str, str, str]]:
+    """(anchor, words, definition) for each distinct code with a definition, in first-seen order."""
+    out, seen = [], set()
+    for c in codes:
+        if c in seen:
+            continue
+        seen.add(c)
+        d = define(c)
+        if d:
+            out.append((anchor(c), words(c) if c not in FIGURES else c, d))
+    return out

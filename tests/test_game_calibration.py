@@ -1,0 +1,47 @@
+"""The game simulation's auction: every seat is soloist equally often, and the P(make) it predicts
+for its contracts agrees with the realised make rate (double-dummy play) within 4 SE."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from binokel_sim.cards import counts_of
+from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.game.auction import auction
+from binokel_sim.game.simulate import GAME_STREAM, ceiling, play_deal
+from binokel_sim.play.solver import Solver
+from binokel_sim.rules import load_rules
+
+#: The layouts with a usable committed hand formula (3 x 12, one against three, partners opposite).
+LAYOUTS = ("standard", "four-solo", "kreuz")
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_each_seat_is_soloist_equally_often(name):
+    rules = load_rules(name)
+    n, sl = rules.n_seats, seat_slices(rules)
+    rows = Dealer(rules, 11, stream=(GAME_STREAM, 0)).deal(1200, start=0)
+    seats = np.array([auction([ceiling(counts_of(r[s], check=False), rules) for s in sl[:n]], rules)[0] for r in rows])
+    share = np.bincount(seats, minlength=n) / len(seats)
+    se = math.sqrt((1 / n) * (1 - 1 / n) / len(seats))
+    assert (np.abs(share - 1 / n) <= 4 * se).all(), share
+
+
+@pytest.mark.parametrize("name,deals", [("standard", 16), ("four-solo", 40), ("kreuz", 40)])
+def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
+    rules = load_rules(name)
+    rows = Dealer(rules, 5, stream=(GAME_STREAM, 1)).deal(deals, start=0)
+    solver = Solver()
+    pred, made = [], []
+    for r in rows:
+        o = play_deal(rules, r, solver)
+        if o.contract == "trump":
+            pred.append(o.predicted)
+            made.append(o.made)
+    pred, made = np.array(pred), np.array(made, dtype=float)
+    assert len(pred) >= deals // 2 and np.isfinite(pred).all() and ((pred > 0) & (pred < 1)).all()
+    se = math.sqrt((pred * (1 - pred)).sum()) / len(pred)
+    assert abs(made.mean() - pred.mean()) <= 4 * se, (made.mean(), pred.mean(), se)

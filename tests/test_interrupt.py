@@ -1,0 +1,45 @@
+"""Ctrl-C: a long command stops within 5 s, keeps its finished chunks and says how to resume."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CLI = [sys.executable, "-c", "from binokel_sim.cli.main import main; main()"]
+
+
+def _sigint_after_first_chunk(args: list[str], ck: Path, limit: float = 300.0) -> tuple[float, int, str]:
+    """Start the CLI, wait for its first stored chunk, send SIGINT; (seconds to exit, status, stderr)."""
+    proc = subprocess.Popen(CLI + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    t0 = time.monotonic()
+    while not list(ck.rglob("*.pkl")):
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() - t0 < limit, "no chunk finished in time"
+        time.sleep(0.05)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+    return time.monotonic() - sent, proc.returncode, proc.stderr.read()
+
+
+def test_ctrl_c_stops_within_5_s_and_keeps_finished_chunks(tmp_path):
+    ck = tmp_path / "ck"
+    args = ["simulate", "games", "--rules", "four-solo", "--games", "40", "--seed", "3", "--workers", "2",
+            "--checkpoint", str(ck), "--quiet"]
+    seconds, code, err = _sigint_after_first_chunk(args, ck)
+    assert seconds < 5.0, seconds
+    assert code == 130, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("interrupted: ") and "run the same command again to resume" in line, err
+    assert "Traceback" not in err
+    kept = len(list(ck.rglob("*.pkl")))
+    assert f"{kept} of 20 chunks kept in {ck}" in line, (kept, line)
