@@ -18,8 +18,8 @@ Coefficients live in ``instant_model.json`` beside this module (``binokel fit in
 ...                  seat=[0.0, 0.0, 0.0], residuals=[[0, 0, 1], [-40, -40, 1]], tapp=[50.0, [0.0] * 7, 10.0])
 >>> from binokel_sim.rules import load_rules
 >>> a = m.advise("EA EA E10 EK EO EU GA G10 HA H10 SA S10", load_rules("standard"))
->>> a["total"], a["ceiling_bid"], a["safe_bid"]   # 100 + 250 melds; totals 350 and 310
-(350.0, 350, 310)
+>>> a["total"], a["ceiling_bid"], a["safe_bid"]   # 100 + 250 melds; totals 350, 310 (at 350: -350 out)
+(350.0, 340, 310)
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ MODEL_FILE = Path(__file__).with_name("instant_model.json")
 @dataclass(frozen=True)
 class InstantModel:
     """``total ~ intercept + coef . features + seat[s]``; ``residuals``: [d total, d estimate, took] rows;
-    ``tapp``: [intercept, coef, residual sd] of the Tapp value."""
+    ``tapp``: [intercept, coef, residual sd] of the Tapp value; ``tapp_cov``: the covariance of
+    the Tapp line's coefficients (intercept first), for the standard error of a prediction."""
 
     rules_hash: str
     rules: str
@@ -50,6 +51,7 @@ class InstantModel:
     seat: list[float]
     residuals: list[list[int]]
     tapp: list[Any]
+    tapp_cov: list[list[float]] = field(default_factory=list)
     provenance: dict = field(default_factory=dict, compare=False)
 
     def line(self, feats: np.ndarray, seat: int) -> float:
@@ -75,11 +77,15 @@ class InstantModel:
         total = self.line(feats[0], seat)
         s = summarise(rules, self.parts(total), confidence)
         t0, tc, tsd = self.tapp
-        tv = float(t0 + feats[0] @ np.asarray(tc, dtype=np.float64))
+        x = np.concatenate([[1.0], feats[0].astype(np.float64)])
+        tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))
+        # Standard error of the line at this hand (the mean Tapp value of such hands).
+        tse = float(np.sqrt(x @ np.asarray(self.tapp_cov) @ x)) if self.tapp_cov else float("nan")
         n = len(self.residuals)
         return {"total": total, "n": n, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
-                "tapp_value": {"mean": tv, "sd": float(tsd), "n": n}, "provenance": self.provenance}
+                "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
+                "provenance": self.provenance}
 
 
 def fit_instant(df, rules: Rules, provenance: dict | None = None) -> InstantModel:
@@ -102,12 +108,15 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None) -> InstantMode
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
     tb = np.linalg.lstsq(At, tv, rcond=None)[0]
     tsd = float(np.std(tv - At @ tb, ddof=At.shape[1]))
-    prov = {**(provenance or {}), "n_train": int(len(d)), "special_share": float(1 - trump.mean()),
+    tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
+    prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)),
+            "special_share": float(1 - trump.mean()),
             "residual_sd": float(np.std(y - pred, ddof=A.shape[1]))}
     return InstantModel(rules_hash=rules_hash(rules), rules=rules.name, intercept=float(beta[0]),
                         coef=[float(b) for b in beta[1:1 + len(FEATURES)]],
                         seat=[0.0] + [float(b) for b in beta[1 + len(FEATURES):]], residuals=res.tolist(),
-                        tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], provenance=prov)
+                        tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
+                        provenance=prov)
 
 
 def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
