@@ -129,6 +129,7 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         raise InputError(f"--seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     if scale.checkpoint or scale.scheduler:
         raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
+    rules.require_auction("bid evaluation")
     instant = _instant(rules, h.cards, seat, confidence)
     if samples is None:
         if instant is None:
