@@ -24,7 +24,7 @@ other way the order can break. :func:`order_note` says which applies.
 
 >>> from binokel_sim.rules import load_rules
 >>> order_note(load_rules("standard"), 0.6, safe=420, ceiling=400).split(":")[0]
-'safe bid 420 above the ceiling 400: confid'
+'safe bid 420 above the ceiling 400'
 >>> order_note(load_rules("standard"), 0.8, safe=400, ceiling=420) is None
 True
 """
