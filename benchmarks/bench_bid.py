@@ -9,6 +9,15 @@ worth of time the evaluation spends per sample (the sampled policy makes about
 
     .venv/bin/python benchmarks/bench_bid.py --samples 1000 --policy sampled > bench_bid.json
 
+With ``--hands N``: N random hands of the preset (seeded), each evaluated with
+``--samples`` (and ``--se`` when given); median and max seconds, samples used.
+With ``--instant``: the whole ``binokel bid HAND --json`` command (instant tier,
+start-up included, after one warm-up run) on ``--hands`` random hands, against
+``binokel --version`` in the same run.
+
+    .venv/bin/python benchmarks/bench_bid.py --instant --hands 20
+    .venv/bin/python benchmarks/bench_bid.py --policy heuristic --samples 1000 --se 0.02 --hands 20
+
 Prints one JSON object.
 """
 
@@ -18,6 +27,9 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -48,6 +60,48 @@ def solver_seconds_per_deal(rules, deals: int, seed: int) -> float:
     return (time.perf_counter() - t0) / deals
 
 
+def random_hands(rules, n: int, seed: int) -> list[str]:
+    """``n`` seeded random hands (seat 0 of fresh deals) as card text."""
+    from binokel_sim.cards import format_cards
+    from binokel_sim.dealing.dealer import seat_slices
+
+    rows = Dealer(rules, seed, stream=streams.stream("bench_bid")).deal(n, start=1000)
+    return [format_cards(sorted(int(c) for c in r[seat_slices(rules)[0]])) for r in rows]
+
+
+def instant(rules, hands: list[str]) -> dict:
+    """Wall seconds of the whole instant-tier command per hand (after one warm-up run)."""
+    exe = shutil.which("binokel") or os.path.join(os.path.dirname(sys.executable), "binokel")
+
+    def timed(args: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([exe, *args], check=True, capture_output=True)
+        return time.perf_counter() - t0
+
+    timed(["bid", hands[0], "--rules", rules.name, "--json"])  # fill caches
+    secs = [timed(["bid", h, "--rules", rules.name, "--json"]) for h in hands]
+    base = min(timed(["--version"]) for _ in range(3))
+    return {"benchmark": "bid-instant", "rules": rules.name, "hands": len(hands),
+            "median_s": round(float(np.median(secs)), 3), "max_s": round(max(secs), 3), "target_s": 1.5,
+            "baseline": {"what": "binokel --version", "seconds": round(base, 3)}}
+
+
+def checked(rules, hands: list[str], a) -> dict:
+    """Seconds and samples used per hand, checked tier."""
+    st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
+    evaluate_hand(hands[0], rules, samples=2, seed=a.seed, settings=st, scale=Scale(workers=1))  # caches
+    secs, used = [], []
+    for h in hands:
+        t0 = time.perf_counter()
+        ev = evaluate_hand(h, rules, samples=a.samples, seed=a.seed, settings=st, scale=Scale(workers=a.workers),
+                           se=a.se)
+        secs.append(time.perf_counter() - t0)
+        used.append(ev.n)
+    return {"benchmark": "bid-checked", "rules": rules.name, "policy": a.policy, "samples": a.samples, "se": a.se,
+            "hands": len(hands), "median_s": round(float(np.median(secs)), 2), "max_s": round(max(secs), 2),
+            "samples_used": used, "targets_s": {"median": 30, "max": 90}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--samples", type=int, default=1000)
@@ -58,8 +112,17 @@ def main() -> None:
     ap.add_argument("--base-deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--hands", type=int, default=0, help="Random hands (0: the one fixed hand).")
+    ap.add_argument("--se", type=float, default=None)
+    ap.add_argument("--instant", action="store_true")
     a = ap.parse_args()
     rules = load_rules(a.rules)
+    machine = {"cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2), "python": platform.python_version()}
+    if a.instant or a.hands:
+        hands = random_hands(rules, max(a.hands, 1), a.seed)
+        print(json.dumps({**(instant(rules, hands) if a.instant else checked(rules, hands, a)),
+                          "machine": machine}, indent=2))
+        return
     st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
     evaluate_hand(HAND, rules, samples=2, seed=a.seed, settings=st, scale=Scale(workers=1))  # compile / load caches
     t0 = time.perf_counter()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from binokel_sim.evaluation.hand import EvalSettings, HandEvaluation, evaluate_hand
+from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.exchange.candidates import POLICIES
+from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.output import write_table
 
@@ -17,37 +18,73 @@ def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
     return f"{mean_se[0]:.{digits}f} ± {mean_se[1]:.{digits}f}"
 
 
-def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str:
+def render(ev, rows: int = 40) -> str:
     """The readable report: provenance, the bid table, then the summary figures."""
+    stop = ""
+    if ev.se_target is not None:
+        stop = (f" (stopped early: P(make) at the safe bid known to +-{ev.se_target:g})" if ev.n < ev.samples_requested
+                else f" (all {ev.samples_requested}: +-{ev.se_target:g} not reached)")
     lines = [
         f"hand    {ev.hand}   (seat {ev.seat}, rules {ev.rules.name})",
-        f"policy  {ev.settings.policy}, n = {ev.n} deals, seed {ev.seed}, {ev.seconds:.1f} s",
+        f"policy  {ev.settings.policy}, n = {ev.n} deals{stop}, seed {ev.seed}, {ev.seconds:.1f} s",
+        f"going out after the Tapp decided by {ev.surrender_basis}",
+        SEMANTICS + " (a surrender counts as not made)",
         "",
-        f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}",
+        *_table_lines(ev.bids, rows),
     ]
-    shown = ev.bids.head(rows)
-    for r in shown.itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} [{r.p_make_lo:.3f}, {r.p_make_hi:.3f}] {r.expected_score:>9.1f}"
-                     f" ± {r.expected_score_se:5.1f}"
-                     f" {r.p_surrender:>10.3f}")
-    if len(ev.bids) > rows:
-        lines.append(f"  ... {len(ev.bids) - rows} more rows (--json or --out for all)")
-    pct = round(ev.confidence * 100)
     lines += [
         "",
-        f"ceiling bid (highest with E[score] > 0): {ev.ceiling_bid if ev.ceiling_bid is not None else 'none: pass'}",
-        f"safe bid (P(make) >= {pct}%):             {ev.safe_bid if ev.safe_bid is not None else 'none'}",
+        *_decision_lines(ev.ceiling_bid, ev.safe_bid, ev.order_note, ev.confidence),
         f"Tapp value:  {_fmt(ev.tapp_value)}   (total {_fmt(ev.total_with_tapp)} with it,"
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
         "contracts:   " + ", ".join(f"{r.contract} {r.share:.1%}" for r in ev.contracts.itertuples() if r.share > 0),
         "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
     ]
-    if quick and not quick["usable"]:
-        lines.append(quick["why"])
-    elif quick:
-        lines.append(f"hand formula (quick, n = {quick['n_train']} fit deals): total ~ {quick['total']:.0f}"
-                     f" ± {quick['sd']:.0f}, ceiling {quick['ceiling_bid']}, safe {quick['safe_bid']}")
     return "\n".join(lines)
+
+
+def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
+    return [f"ceiling bid (highest with E[score] > 0): {ceiling if ceiling is not None else 'none: pass'}",
+            f"safe bid (P(make) >= {round(confidence * 100)}%):             {safe if safe is not None else 'none'}",
+            *([f"note: {note}"] if note else [])]
+
+
+def _table_lines(bids, rows: int) -> list[str]:
+    lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"]
+    for r in bids.head(rows).itertuples():
+        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} [{r.p_make_lo:.3f}, {r.p_make_hi:.3f}] {r.expected_score:>9.1f}"
+                     f" ± {r.expected_score_se:5.1f}"
+                     f" {r.p_surrender:>10.3f}")
+    if len(bids) > rows:
+        lines.append(f"  ... {len(bids) - rows} more rows (--json or --out for all)")
+    return lines
+
+
+def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows: int = 40) -> str:
+    """The instant tier's report: the same table and semantics as the checked tier."""
+    p = a["provenance"]
+    lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
+             f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
+             f" fitted total {a['total']:.0f}; check with --samples N",
+             "going out after the Tapp decided by the model's own estimate (its residual pairs)",
+             SEMANTICS + " (a surrender counts as not made)", "", *_table_lines(a["bids"], rows), ""]
+    lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
+              "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
+    return "\n".join(lines)
+
+
+def compare_tiers(checked, instant) -> list[int]:
+    """Bids where the tiers' P(make) differ by more than 2 combined standard errors."""
+    m = checked.merge(instant, on="bid", suffixes=("", "_i"))
+    se = (m["p_make_se"] ** 2 + m["p_make_se_i"] ** 2) ** 0.5
+    return [int(b) for b in m["bid"][(m["p_make"] - m["p_make_i"]).abs() > 2 * se]]
+
+
+def _instant(rules, cards, seat: int, confidence: float):
+    from binokel_sim.evaluation.instant import load_instant
+
+    m = load_instant(rules)
+    return None if m is None else m.advise(cards, rules, seat, confidence)
 
 
 @click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
@@ -55,43 +92,76 @@ def render(ev: HandEvaluation, rows: int = 40, quick: dict | None = None) -> str
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="The hand's seat (0 = forehand); decides who leads the first trick.")
 @rules_option
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Random deals of the unseen cards.")
+@click.option("--samples", type=click.IntRange(min=1), default=None,
+              help="Checked tier: random deals of the unseen cards, played double-dummy. Without it: the instant"
+                   " tier (a model fitted on the shipped corpus).")
 @seed_option
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
+@click.option("--se", type=float, default=None,
+              help="Stop early once P(make) at the safe bid is known to +-SE (e.g. 0.02); deterministic per seed.")
 @click.option("--policy", type=click.Choice(POLICIES), default="sampled", show_default=True,
               help="Exchange policy: melds, heuristic, or sampled (double-dummy on inner deals).")
-@click.option("--inner", type=click.IntRange(min=1), default=EvalSettings.inner, show_default=True,
+@click.option("--inner", type=click.IntRange(min=1), default=4, show_default=True,
               help="sampled: inner deals per candidate exchange.")
-@click.option("--top-k", type=click.IntRange(min=1), default=EvalSettings.top_k, show_default=True,
+@click.option("--top-k", type=click.IntRange(min=1), default=3, show_default=True,
               help="sampled: trump candidates played out per deal.")
 @out_option("Write the bid table to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def bid_cmd(hand, seat, rules, samples, seed, confidence, policy, inner, top_k, out, as_json, quiet, scale) -> None:
+def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, out, as_json, quiet,
+            scale) -> None:
     """Evaluate HAND before the auction: P(make) and expected score for every bid.
 
     \b
-    Example:
-      binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10" --samples 1000
+    Examples:
+      binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
+      binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10" --samples 1000 --policy heuristic --se 0.02
     """
     from binokel_sim.errors import InputError
 
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    if se is not None and not se > 0:
+        raise InputError(f"--se: must be positive, got {se}")
     h = read_hand(hand, rules, size=rules.layout.hand_size)
     if seat >= rules.n_seats:
         raise InputError(f"--seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
+    if scale.checkpoint or scale.scheduler:
+        raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
+    rules.require_auction("bid evaluation")
+    instant = _instant(rules, h.cards, seat, confidence)
+    if samples is None:
+        if instant is None:
+            raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
+                             " (or run binokel fit instant)")
+        if out is not None:
+            write_table(instant["bids"], out)
+        if as_json:
+            echo_json({"tier": "instant", "hand": format_cards(h.cards), "seat": seat, "rules": rules.name,
+                       "confidence": confidence, "semantics": SEMANTICS, **{k: v for k, v in instant.items()
+                                                                             if k != "bids"},
+                       "bids": instant["bids"].to_dict(orient="records")})
+        else:
+            click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence))
+        return
+    from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
+
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k)
-    ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, policy=policy, confidence=confidence,
-                       settings=st, scale=scale)
+    ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
+                       settings=st, scale=scale, se=se)
     if out is not None:
         write_table(ev.bids, out)
-    from binokel_sim.evaluation.formula import formula_advice
-
-    quick = formula_advice(h.counts, rules, confidence)
+    differ = compare_tiers(ev.bids, instant["bids"]) if instant else None
+    side = None if instant is None else {"ceiling_bid": instant["ceiling_bid"], "safe_bid": instant["safe_bid"],
+                                         "n": instant["n"], "differ_by_2se_at": differ}
     if as_json:
-        echo_json({**ev.to_dict(), "formula": quick})
+        echo_json({"tier": "checked", **ev.to_dict(), "instant": side})
+        return
+    click.echo(render(ev))
+    if side is None:
+        click.echo("instant tier: no model fitted for these rules")
     else:
-        click.echo(render(ev, quick=quick))
+        click.echo(f"instant tier (n = {side['n']} corpus deals): ceiling {side['ceiling_bid']}, safe"
+                   f" {side['safe_bid']}; P(make) differs by > 2 SE at "
+                   + (", ".join(map(str, differ)) if differ else "no bid"))

@@ -22,6 +22,7 @@ from .odds_tapp import odds_tapp_cmd
 from .report import report_cmd
 from .simulate_games import games_cmd
 from .solve import solve_cmd
+from .fit_instant import fit_instant_cmd
 from .studies import calibrate_cmd, fit_formula_cmd
 
 
@@ -52,6 +53,7 @@ for command in (bid_cmd, calibrate_cmd, compare_cmd, deal_cmd, melds_cmd, report
 for group in (corpus, fit, odds, simulate):
     cli.add_command(group)
 fit.add_command(fit_formula_cmd)
+fit.add_command(fit_instant_cmd)
 odds.add_command(odds_bids_cmd)
 odds.add_command(odds_melds_cmd)
 odds.add_command(odds_tapp_cmd)

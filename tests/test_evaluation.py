@@ -8,6 +8,7 @@ plumbing is checked exactly and fast; ``test_real_solver_*`` runs the real solve
 
 import numpy as np
 import pytest
+import pandas as pd
 
 from binokel_sim.runner import Scale
 from binokel_sim.contracts import Contract
@@ -185,3 +186,69 @@ def test_choose_exchange_single_hand():
         meld_total(kept, t, STD.meld_array()))
     disc = int(counts_of(list(c.discard)).astype(np.int64) @ CARD_POINTS)
     assert ch.estimate == disc + toy and ch.estimate_se == 0.0
+
+
+def _parts(value, took, subj):
+    value = np.array(value)
+    return dict(value=value, took=np.array(took), code=np.zeros(len(value), dtype=np.int64),
+                special_made=np.zeros(len(value), dtype=bool), subjective=np.array(subj)[:, None],
+                subjective_took=np.ones((len(value), 1), dtype=bool), result=value)
+
+
+def test_ladder_counts_a_surrender_as_not_made_hand_checked():
+    from binokel_sim.evaluation.ladder import bid_table, order_note
+
+    # Four deals, all made double-dummy at 150; deals 2 and 3 underestimate themselves (100) and go out.
+    t = bid_table(STD, _parts([200, 200, 200, 170], [True] * 4, [200, 100, 100, 170]), bids=np.array([150, 180, 210]))
+    assert t["p_made_dd"].tolist() == pytest.approx([1.0, 0.75, 0.0])
+    assert t["p_make"].tolist() == pytest.approx([0.5, 0.25, 0.0])  # going out is not making it
+    # bid 150: 200, -150, -150, 170; bid 180: 200, -180 x 3 (deal 4: 170 < 180, goes out); 210: all out.
+    assert t["expected_score"].tolist() == pytest.approx([70 / 4, -340 / 4, -210])
+    ceiling = int(t[t["expected_score"] > 0]["bid"].max())
+    safe = int(t[t["p_make"] >= 0.5]["bid"].max())
+    assert (ceiling, safe) == (150, 150)
+    # Counting P(make) double-dummy (the old way) put the "safe" bid above the ceiling.
+    assert int(t[t["p_made_dd"] >= 0.5]["bid"].max()) == 180
+    assert order_note(STD, 0.5, safe, ceiling) is None
+
+
+def test_safe_above_ceiling_only_below_the_loss_bound_and_explained():
+    from binokel_sim.evaluation.ladder import bid_table, loss_factor, order_note
+
+    # Deal 3 overestimates (250), plays bid 200 and fails: 200 + 200 - 400 = 0, not > 0.
+    t = bid_table(STD, _parts([200, 200, 190], [True] * 3, [200, 200, 250]), bids=np.array([150, 200]))
+    assert t["expected_score"].tolist() == pytest.approx([590 / 3, 0.0])
+    assert t["p_make"].tolist() == pytest.approx([1.0, 2 / 3])
+    assert loss_factor(STD) == 2  # failure factor 2, penalty 1: the bound is 2/3
+    note = order_note(STD, 0.6, safe=200, ceiling=150)
+    assert note.startswith("safe bid 200 above the ceiling 150: confidence 0.6 <= L/(1+L) = 0.667")
+    # Above the bound only a Durch/Bettel can break the order.
+    assert "Durch/Bettel" in order_note(STD, 0.7, safe=200, ceiling=150)
+
+
+def test_settings_decide_the_policy_and_a_conflict_is_an_error():
+    a = evaluate_hand(HAND, STD, samples=6, seed=2, settings=EvalSettings(policy="melds"), dd=TOY)
+    b = evaluate_hand(HAND, STD, samples=6, seed=2, policy="melds", dd=TOY)
+    assert a.settings.policy == "melds" and a.parts["value"].tolist() == b.parts["value"].tolist()
+    with pytest.raises(InputError, match="contradicts settings.policy 'melds'"):
+        evaluate_hand(HAND, STD, samples=6, policy="sampled", settings=EvalSettings(policy="melds"), dd=TOY)
+    with pytest.raises(InputError, match="checkpoint"):
+        evaluate_hand(HAND, STD, samples=6, policy="melds", dd=TOY, scale=Scale(checkpoint="ck"))
+    with pytest.raises(InputError, match="se: must be positive"):
+        evaluate_hand(HAND, STD, samples=6, policy="melds", dd=TOY, se=0.0)
+
+
+def test_early_stopping_is_a_seeded_prefix_whatever_the_workers():
+    kw = dict(samples=1000, seed=7, policy="heuristic", dd=TOY, se=0.02)
+    a = evaluate_hand(HAND, STD, scale=Scale(workers=1), **kw)
+    b = evaluate_hand(HAND, STD, scale=Scale(workers=2), **kw)
+    assert a.n == b.n == 300  # checks every 100 samples (4 chunks of 25)
+    full = evaluate_hand(HAND, STD, samples=a.n, seed=7, policy="heuristic", dd=TOY)
+    pd.testing.assert_frame_equal(a.bids, full.bids)
+    pd.testing.assert_frame_equal(a.bids, b.bids)
+    # Stopped at the first check where the safe bid's P(make) was known to +-0.02, not before.
+    from binokel_sim.evaluation.ladder import safe_bid_se
+
+    assert safe_bid_se(a.bids, a.safe_bid) <= 0.02
+    early = evaluate_hand(HAND, STD, samples=200, seed=7, policy="heuristic", dd=TOY)
+    assert safe_bid_se(early.bids, early.safe_bid) > 0.02

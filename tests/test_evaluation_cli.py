@@ -32,8 +32,9 @@ def test_bid_json_report(capsys, toy_dd, tmp_path):
     assert sum(c["share"] for c in rep["contracts"]) == pytest.approx(1.0)
     first, header = out.read_text().splitlines()[:2]
     assert first.startswith("# provenance: ") and header.startswith("bid,n,p_make,p_make_se,p_make_lo,p_make_hi")
-    quick = rep["formula"]  # the shipped hand formula's estimate rides along
-    assert quick["total"] > 0 and quick["sd"] > 0 and quick["n_train"] >= 1
+    assert rep["tier"] == "checked"
+    side = rep["instant"]  # the instant tier's answer rides along, with the bids where they differ by > 2 SE
+    assert side["n"] >= 100 and isinstance(side["differ_by_2se_at"], list)
 
 
 def test_bid_readable_table(capsys, toy_dd):
@@ -41,6 +42,55 @@ def test_bid_readable_table(capsys, toy_dd):
     assert code == 0
     assert "ceiling bid" in out and "safe bid (P(make) >= 80%)" in out and "Tapp value" in out
     assert "n = 10 deals, seed 1" in out
+    assert "going out after the Tapp decided by the policy's own estimate" in out
+    assert "a surrender counts as not made" in out
+
+
+def test_bid_unwritable_out_fails_before_sampling(capsys, tmp_path, monkeypatch):
+    import binokel_sim.evaluation.hand as hand
+
+    monkeypatch.setattr(hand, "evaluate_hand", lambda *a, **k: pytest.fail("sampled before checking --out"))
+    (tmp_path / "f").write_text("a file, not a folder")
+    assert_one_line_error(capsys, "bid", HAND, "--samples", "5", "--out", str(tmp_path / "f" / "bids.csv"),
+                          contains="--out")
+
+
+def test_bid_instant_tier_is_the_default(capsys):
+    rep = run_json(capsys, "bid", HAND)
+    assert rep["tier"] == "instant" and rep["rules"] == "standard" and rep["n"] >= 100
+    p = [r["p_make"] for r in rep["bids"]]
+    assert all(a >= b for a, b in zip(p, p[1:])) and all(r["n"] == rep["n"] for r in rep["bids"])
+    assert rep["ceiling_bid"] == max(r["bid"] for r in rep["bids"] if r["expected_score"] > 0)
+    assert rep["safe_bid"] == max(r["bid"] for r in rep["bids"] if r["p_make"] >= 0.8)
+    assert rep["safe_bid"] <= rep["ceiling_bid"] and rep["order_note"] is None
+
+
+def test_bid_instant_without_a_model_says_so(capsys, monkeypatch, tmp_path):
+    import binokel_sim.evaluation.instant as instant
+
+    monkeypatch.setattr(instant, "MODEL_FILE", tmp_path / "none.json")
+    assert_one_line_error(capsys, "bid", HAND, contains="no instant bid model fitted for rules 'standard'")
+
+
+def test_fit_instant_reproduces_the_shipped_model(capsys, tmp_path):
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.rules import load_rules
+
+    rep = run_json(capsys, "fit", "instant", "--rules", "standard", "--out", str(tmp_path / "c.csv"))
+    terms = pd.read_csv(tmp_path / "c.csv", comment="#")  # the first line is the provenance
+    assert terms["term"].tolist()[:2] == ["intercept", "melds"] and terms["term"].iloc[-1] == "seat 2"
+    m = load_instant(load_rules("standard"))
+    assert rep["rules_hash"] == m.rules_hash and rep["written"] is None
+    # The shipped model was fitted on a prefix of the growing corpus: at most as many deals.
+    assert 100 <= m.provenance["n_train"] <= rep["n_train"]
+
+
+def test_bid_stops_early_at_se(capsys, toy_dd):
+    rep = run_json(capsys, "bid", HAND, "--samples", "1000", "--policy", "heuristic", "--se", "0.03", "-q")
+    assert rep["samples_requested"] == 1000 and rep["se_target"] == 0.03
+    assert rep["samples"] < 1000 and rep["samples"] % 100 == 0
+    assert all(r["n"] == rep["samples"] for r in rep["bids"])
+    assert rep["surrender_decided_by"].startswith("the policy's own estimate")
 
 
 @pytest.mark.parametrize("args,contains", [
@@ -52,6 +102,10 @@ def test_bid_readable_table(capsys, toy_dd):
     ([HAND, "--policy", "psychic"], "psychic"),
     ([HAND, "--samples", "0"], "--samples"),
     ([HAND.replace("S10", "S7")], "40-card deck"),
+    ([HAND, "--confidence", "0"], "--confidence"),
+    ([HAND, "--se", "0"], "--se: must be positive"),
+    ([HAND, "--se", "-0.1"], "--se: must be positive"),
+    ([HAND, "--checkpoint", "ck"], "do not apply"),
 ])
 def test_bid_bad_input_one_line_error(capsys, args, contains):
     assert_one_line_error(capsys, "bid", *args, contains=contains)

@@ -36,13 +36,14 @@ from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_tr
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, safe_bid_se, summarise
+from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import Candidate, as_counts, check_policy, pool_of
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose, inner_hands
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules, as_rules
-from binokel_sim.runner import Chunk, Scale, chunk_ranges, run_local_chunks
-from binokel_sim.stats import wilson
-from binokel_sim.scoring import bid_ladder, special_score, surrender_choice
+from binokel_sim.runner import Chunk, Scale, _Progress, chunk_ranges, run_chunks
+from binokel_sim.scoring import special_score
 
 #: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
 STREAM_DEALS, STREAM_INNER, STREAM_BASE = (streams.stream(s) for s in ("eval_deals", "eval_inner", "eval_base"))
@@ -188,50 +189,6 @@ def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: Eva
     return play_deals(rules, seat, hands, tapp, seed, st, np.arange(chunk.start, chunk.stop), fixed, dd)
 
 
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    x = np.asarray(x, dtype=np.float64)
-    n = x.size
-    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-
-
-def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
-    """P(make), expected score and P(surrender) per bid, each with n and a standard error
-    (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
-
-    Made: a trump contract with a trick and total >= bid, or a made Durch/Bettel
-    (their value covers any bid of the ladder). Score: the total, or
-    ``-failure_factor * bid``; a special its own score; going out ``-penalty * bid``
-    wherever the soloist's own estimate of playing is worse.
-    """
-    value, took, code = parts["value"], parts["took"], parts["code"]
-    trump = is_trump(code)
-    if bids is None:
-        top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
-        step = rules.bidding.bid_step
-        bids = bid_ladder(rules, -(-top // step) * step + step)
-    b = bids[None, :].astype(np.int64)
-    ff = rules.scoring.failure_factor
-    made = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
-    # A special's score does not depend on the bid: it is the deal's result.
-    play = np.where(trump[:, None], np.where(made, value[:, None], -ff * b), parts["result"][:, None])
-    subj, subj_took = parts["subjective"], parts["subjective_took"]
-    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
-    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
-    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
-    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
-    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
-    n = value.shape[0]
-    p = made.mean(axis=0)
-    ps = out_.mean(axis=0)
-    sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
-    lo, hi = wilson(made.sum(axis=0), n)
-    return pd.DataFrame({
-        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
-        "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
-        "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n),
-    })
-
-
 @dataclass
 class HandEvaluation:
     """Everything ``binokel bid`` reports for one hand (see :func:`evaluate_hand`)."""
@@ -254,6 +211,16 @@ class HandEvaluation:
     p_durch: tuple[float, float]
     seconds: float
     parts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    #: None when safe <= ceiling; else why not (:func:`binokel_sim.evaluation.ladder.order_note`).
+    order_note: str | None = None
+    #: Samples asked for, and the early-stopping target (None: all samples were drawn).
+    samples_requested: int = 0
+    se_target: float | None = None
+
+    @property
+    def surrender_basis(self) -> str:
+        """What decides going out after the Tapp is seen (never the deal's own double-dummy result)."""
+        return SURRENDER_BASIS[self.settings.policy]
 
     def p_durch_interval(self) -> dict[str, Any]:
         """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
@@ -267,9 +234,11 @@ class HandEvaluation:
         mse = lambda t: {"mean": t[0], "se": t[1], "n": self.n}  # noqa: E731
         return {
             "hand": self.hand, "seat": self.seat, "rules": self.rules.name, "rules_source": self.rules.source,
-            "seed": self.seed, "samples": self.n, "policy": self.settings.policy,
+            "seed": self.seed, "samples": self.n, "samples_requested": self.samples_requested,
+            "se_target": self.se_target, "policy": self.settings.policy,
             "settings": {k: getattr(self.settings, k) for k in self.settings.__dataclass_fields__},
-            "confidence": self.confidence, "ceiling_bid": self.ceiling_bid, "safe_bid": self.safe_bid,
+            "confidence": self.confidence, "semantics": SEMANTICS, "surrender_decided_by": self.surrender_basis,
+            "ceiling_bid": self.ceiling_bid, "safe_bid": self.safe_bid, "order_note": self.order_note,
             "bids": self.bids.to_dict(orient="records"),
             "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
             "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
@@ -282,61 +251,79 @@ def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
 
 
-def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
-    """Bid table, ceiling and safe bid, Tapp value, contract shares and P(Durch) from merged parts."""
-    bids = bid_table(rules, parts)
-    pos = bids[bids["expected_score"] > 0]
-    safe = bids[bids["p_make"] >= confidence]
-    n = parts["code"].shape[0]
-    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
-    lo, hi = wilson(shares * n, n)
-    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
-                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
-    return dict(
-        bids=bids,
-        ceiling_bid=int(pos["bid"].max()) if len(pos) else None,
-        safe_bid=int(safe["bid"].max()) if len(safe) else None,
-        tapp_value=_mean_se(parts["result"] - parts["base_result"]),
-        total_with_tapp=_mean_se(parts["result"]), total_tapp_unseen=_mean_se(parts["base_result"]),
-        contracts=contracts, p_durch=_mean_se(parts["durch"]),
-    )
+def resolve_settings(settings: EvalSettings | None, policy: str | None) -> EvalSettings:
+    """The one settings object: ``settings`` (or the defaults) with ``policy`` when given; a
+    ``policy`` that contradicts ``settings.policy`` is an :class:`InputError`, never an override.
+
+    >>> resolve_settings(EvalSettings(policy="melds"), None).policy
+    'melds'
+    >>> resolve_settings(None, "heuristic").policy
+    'heuristic'
+    """
+    if settings is None:
+        return EvalSettings(policy=check_policy(policy or EvalSettings.policy)).check()
+    if policy is not None and policy != settings.policy:
+        raise InputError(f"policy: {policy!r} contradicts settings.policy {settings.policy!r} (give one of them)")
+    return settings.check()
+
+
+#: Early stopping looks at the results every this many chunks (a fixed sample count: the
+#: stopping point depends only on the seeded results, never on timing or workers).
+STOP_EVERY_CHUNKS = 4
 
 
 def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, seat: int = 0, samples: int = 1000,
-                  seed: int = 1, policy: str = "sampled", confidence: float = 0.8,
+                  seed: int = 1, policy: str | None = None, confidence: float = 0.8,
                   settings: EvalSettings | None = None, scale: Scale | None = None, predealt: dict | None = None,
-                  dd: DD | None = None) -> HandEvaluation:
+                  dd: DD | None = None, se: float | None = None) -> HandEvaluation:
     """Evaluate ``hand`` (card text or types) for ``seat`` over ``samples`` random deals of the unseen cards.
 
-    ``predealt`` fixes other seats' hands or the Tapp (``{1: "...", "tapp": "..."}``),
-    e.g. to check the evaluation of one known deal. ``dd`` replaces the
-    double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`). ``scale``: worker
-    threads and progress bar (local only: a checkpoint or scheduler is refused).
+    ``settings`` decides the exchange policy (``policy`` is a shorthand; both and
+    different: an error). ``predealt`` fixes other seats' hands or the Tapp
+    (``{1: "...", "tapp": "..."}``), e.g. to check the evaluation of one known deal. ``dd``
+    replaces the double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
+    ``scale``: worker threads and progress bar; a checkpoint or a scheduler is refused in
+    one line (the chunks close over this hand's arrays). ``se``: stop once P(make) at the
+    safe bid is known to +-``se`` (checked every ``STOP_EVERY_CHUNKS`` chunks, at least
+    100 samples; :func:`binokel_sim.evaluation.ladder.safe_bid_se`).
     """
     rules = as_rules(rules)
     rules.require_auction("bid evaluation")
-    st = (settings or EvalSettings(policy=policy)).check()
-    if settings is not None and policy != st.policy:
-        st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)})
+    st = resolve_settings(settings, policy)
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     check_count("samples", samples)
     if not 0.0 < confidence < 1.0:
         raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    if se is not None and not se > 0:
+        raise InputError(f"se: must be positive, got {se}")
+    scale = scale or Scale()
+    if scale.checkpoint or scale.scheduler:
+        raise InputError("a hand evaluation runs on local threads only: a checkpoint or a scheduler does not apply")
     counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
     chunks = chunk_ranges(samples, st.chunk_size)
-    parts = _merge(run_local_chunks(
-        lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
-        chunks, scale, desc="bid", what="a hand evaluation",
-    ))
-    summary = summarise(rules, parts, confidence)
+    step = len(chunks) if se is None else STOP_EVERY_CHUNKS
+    bar = _Progress(scale.progress, samples, "bid")
+    done: list[dict[str, np.ndarray]] = []
+    try:
+        for k in range(0, len(chunks), step):
+            done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
+                               chunks[k:k + step], workers=scale.workers)
+            bar.update(sum(c.size for c in chunks[k:k + step]))
+            parts = _merge(done)
+            summary = summarise(rules, parts, confidence)
+            n = parts["code"].shape[0]
+            if se is not None and n >= 100 and safe_bid_se(summary["bids"], summary["safe_bid"]) <= se:
+                break
+    finally:
+        bar.close()
     return HandEvaluation(
         hand=format_cards([c for c in range(N_TYPES) for _ in range(int(counts[c]))]), seat=seat, rules=rules,
-        seed=seed, settings=st, confidence=confidence, n=samples, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
-        seconds=time.perf_counter() - t0, parts=parts, **summary,
+        seed=seed, settings=st, confidence=confidence, n=n, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
+        seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se, **summary,
     )
 
 
@@ -353,7 +340,7 @@ class ExchangeChoice:
         return self.candidate.announce()
 
 
-def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str = "sampled",
+def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str | None = None,
                     seat: int = 0,
                     seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
     """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
@@ -367,8 +354,7 @@ def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standar
     ('trump E, discard GA HA HA SA', True)
     """
     rules = as_rules(rules)
-    st = settings or EvalSettings(policy=policy)
-    st = EvalSettings(**{**st.__dict__, "policy": check_policy(policy)}).check()
+    st = resolve_settings(settings, policy)
     h, t = pool_of(hand, tapp, rules)
     cs = build_candidates(rules, h[None], t[None], st.policy, per_trump=st.per_trump)
     inner = None

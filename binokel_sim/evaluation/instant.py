@@ -1,0 +1,141 @@
+"""The instant tier of ``binokel bid``: the bid ladder from a model fitted on a corpus, in well under a second.
+
+The model, per rule set (looked up by the rules' content hash,
+:func:`binokel_sim.corpus.manifest.rules_hash`): a least-squares line of the soloist's
+double-dummy total on the hand's countable features
+(:mod:`binokel_sim.evaluation.features`) and the seat, plus the corpus's residual
+pairs -- (total - line, the soloist's own estimate - line, took a trick) of every
+trump deal. A new hand's ladder is :func:`binokel_sim.evaluation.ladder.bid_table` on
+``line + residuals``: the same table, semantics and going-out rule as the checked
+tier, with the model's own estimate deciding going out. The Tapp value is a second
+line with its residual spread. ``n`` is the number of training deals; the standard
+errors are those of that many deals (the line's own error is not in them).
+Durch/Bettel deals are left out of the fit (their share is in the provenance).
+
+Coefficients live in ``instant_model.json`` beside this module (``binokel fit instant --write``).
+
+>>> m = InstantModel(rules_hash="x", rules="standard", intercept=100.0, coef=[1.0] + [0.0] * 6,
+...                  seat=[0.0, 0.0, 0.0], residuals=[[0, 0, 1], [-40, -40, 1]], tapp=[50.0, [0.0] * 7, 10.0])
+>>> from binokel_sim.rules import load_rules
+>>> a = m.advise("EA EA E10 EK EO EU GA G10 HA H10 SA S10", load_rules("standard"))
+>>> a["total"], a["ceiling_bid"], a["safe_bid"]   # 100 + 250 melds; totals 350, 310 (at 350: -350 out)
+(350.0, 340, 310)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.features import FEATURES, features_batch
+from binokel_sim.rules import Rules
+
+MODEL_FILE = Path(__file__).with_name("instant_model.json")
+
+
+@dataclass(frozen=True)
+class InstantModel:
+    """``total ~ intercept + coef . features + seat[s]``; ``residuals``: [d total, d estimate, took] rows;
+    ``tapp``: [intercept, coef, residual sd] of the Tapp value; ``tapp_cov``: the covariance of
+    the Tapp line's coefficients (intercept first), for the standard error of a prediction."""
+
+    rules_hash: str
+    rules: str
+    intercept: float
+    coef: list[float]
+    seat: list[float]
+    residuals: list[list[int]]
+    tapp: list[Any]
+    tapp_cov: list[list[float]] = field(default_factory=list)
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def line(self, feats: np.ndarray, seat: int) -> float:
+        return float(self.intercept + np.asarray(feats, dtype=np.float64) @ np.asarray(self.coef) + self.seat[seat])
+
+    def parts(self, total: float) -> dict[str, np.ndarray]:
+        """Per training deal, the arrays :func:`~binokel_sim.evaluation.ladder.bid_table` takes."""
+        r = np.asarray(self.residuals, dtype=np.float64).reshape(-1, 3)
+        value = np.rint(total + r[:, 0]).astype(np.int64)
+        n = value.size
+        return dict(value=value, took=r[:, 2] > 0, code=np.zeros(n, np.int64), special_made=np.zeros(n, bool),
+                    result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
+                    subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
+
+    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> dict[str, Any]:
+        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``."""
+        from binokel_sim.exchange.candidates import as_counts
+        from binokel_sim.evaluation.ladder import summarise
+
+        counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
+        feats = np.empty((1, len(FEATURES)), dtype=np.int64)
+        features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
+        total = self.line(feats[0], seat)
+        s = summarise(rules, self.parts(total), confidence)
+        t0, tc, tsd = self.tapp
+        x = np.concatenate([[1.0], feats[0].astype(np.float64)])
+        tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))
+        # Standard error of the line at this hand (the mean Tapp value of such hands).
+        tse = float(np.sqrt(x @ np.asarray(self.tapp_cov) @ x)) if self.tapp_cov else float("nan")
+        n = len(self.residuals)
+        return {"total": total, "n": n, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
+                "safe_bid": s["safe_bid"], "order_note": s["order_note"],
+                "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
+                "provenance": self.provenance}
+
+
+def fit_instant(df, rules: Rules, provenance: dict | None = None) -> InstantModel:
+    """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``."""
+    from binokel_sim.corpus.manifest import rules_hash
+
+    trump = df["code"].to_numpy() < 4
+    d = df[trump]
+    if len(d) < 3 * (len(FEATURES) + rules.n_seats):
+        raise InputError(f"instant model: {len(d)} trump deals are too few to fit {len(FEATURES)} features")
+    X = d[list(FEATURES)].to_numpy(np.float64)
+    seats = np.eye(rules.n_seats)[d["soloist"].to_numpy()][:, 1:]  # seat 0 is the baseline
+    A = np.column_stack([np.ones(len(d)), X, seats])
+    y = d["value"].to_numpy(np.float64)
+    beta = np.linalg.lstsq(A, y, rcond=None)[0]
+    pred = A @ beta
+    est = np.array([np.mean(s) for s in d["subjective"]])
+    res = np.column_stack([np.rint(y - pred), np.rint(est - pred), d["took"].to_numpy(bool)]).astype(int)
+    tv = df["tapp_value"].to_numpy(np.float64)
+    At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
+    tb = np.linalg.lstsq(At, tv, rcond=None)[0]
+    tsd = float(np.std(tv - At @ tb, ddof=At.shape[1]))
+    tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
+    prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)),
+            "special_share": float(1 - trump.mean()),
+            "residual_sd": float(np.std(y - pred, ddof=A.shape[1]))}
+    return InstantModel(rules_hash=rules_hash(rules), rules=rules.name, intercept=float(beta[0]),
+                        coef=[float(b) for b in beta[1:1 + len(FEATURES)]],
+                        seat=[0.0] + [float(b) for b in beta[1 + len(FEATURES):]], residuals=res.tolist(),
+                        tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
+                        provenance=prov)
+
+
+def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
+    """The fitted model for ``rules`` (by content hash), or None when none was fitted."""
+    from binokel_sim.corpus.manifest import rules_hash
+
+    p = Path(path) if path else MODEL_FILE
+    if not p.is_file():
+        return None
+    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules))
+    return InstantModel(**d) if d else None
+
+
+def save_instant(model: InstantModel, path: str | Path | None = None) -> Path:
+    """Store ``model`` under its rules hash in the model file (atomically; other rules' models kept)."""
+    from binokel_sim.output import write_json
+
+    p = Path(path) if path else MODEL_FILE
+    data = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
+    data[model.rules_hash] = asdict(model)
+    write_json(data, p)
+    return p

@@ -1,0 +1,157 @@
+"""The bid ladder of a hand: P(make), E[score] and P(go out) per bid, the ceiling and the safe bid.
+
+Semantics (printed by ``binokel bid``):
+
+* **made** at bid ``b``: the soloist plays (does not go out after seeing the Tapp) and
+  makes it -- a trump contract with a trick and total >= ``b``, or a made Durch/Bettel.
+  A surrender counts as *not made*.
+* **ceiling**: the highest bid with E[score] > 0.
+* **safe**: the highest bid with P(make) >= confidence.
+
+The going-out decision uses only what the soloist knows after seeing the Tapp: the
+exchange policy's own estimate (``subjective`` totals), never the double-dummy result
+of the deal itself (:data:`SURRENDER_BASIS`).
+
+Why safe <= ceiling: at bid ``b`` a made trump deal scores its total >= ``b``; any
+other deal scores ``-failure_factor * b`` (failed) or ``-penalty_factor * b`` (went
+out), so with ``L = max(failure_factor, penalty_factor)`` and ``p`` = P(make)::
+
+    E[score] >= p * b - (1 - p) * L * b  >  0   whenever  p > L / (1 + L).
+
+So a confidence above ``L / (1 + L)`` (2/3 at ``standard``) guarantees safe <= ceiling
+for trump contracts; Durch/Bettel score their own value whatever the bid, the one
+other way the order can break. :func:`order_note` says which applies.
+
+>>> from binokel_sim.rules import load_rules
+>>> order_note(load_rules("standard"), 0.6, safe=420, ceiling=400).split(":")[0]
+'safe bid 420 above the ceiling 400'
+>>> order_note(load_rules("standard"), 0.8, safe=400, ceiling=420) is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.contracts import CONTRACT_NAMES, is_trump
+from binokel_sim.rules import Rules
+from binokel_sim.scoring import bid_ladder, surrender_choice
+from binokel_sim.stats import wilson
+
+SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ceiling: highest bid with"
+             " E[score] > 0; safe: highest bid with P(make) >= confidence")
+
+#: What decides going out after seeing the Tapp, per exchange policy (the soloist's own knowledge).
+SURRENDER_BASIS = {
+    "melds": "the policy's own estimate (heuristic value of the kept cards), not the deal's double-dummy result",
+    "heuristic": "the policy's own estimate (heuristic value of the kept cards), not the deal's double-dummy result",
+    "sampled": "the policy's own estimate (mean double-dummy total on its inner deals of the unseen cards),"
+               " not the deal's own double-dummy result",
+}
+
+
+def loss_factor(rules: Rules) -> int:
+    """``L = max(failure_factor, penalty_factor)``: the worst loss per bid point of a deal not made."""
+    pen = rules.surrender.penalty_factor if rules.surrender.allowed else 0
+    return max(int(rules.scoring.failure_factor), int(pen))
+
+
+def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int | None) -> str | None:
+    """None when safe <= ceiling (or either is missing); else one sentence saying why not."""
+    if safe is None or (ceiling is not None and safe <= ceiling):
+        return None
+    L = loss_factor(rules)
+    bound = L / (1 + L)
+    top = f"safe bid {safe} above the ceiling {ceiling if ceiling is not None else '(none)'}: "
+    if confidence <= bound:
+        return top + (f"confidence {confidence:g} <= L/(1+L) = {bound:.3f} (L = max(failure, penalty factor)"
+                      f" = {L}), so P(make) >= confidence does not imply E[score] > 0")
+    return top + "a Durch/Bettel scores its own value whatever the bid, so its losses do not scale with the bid"
+
+
+def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
+    """P(make), expected score and P(surrender) per bid, each with n and a standard error
+    (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
+
+    Made: the soloist plays and makes it (a trump contract with a trick and total >=
+    bid, or a made Durch/Bettel: their value covers any bid); going out counts as not
+    made. ``p_made_dd``: made double-dummy whether or not he went out. Score: the total,
+    or ``-failure_factor * bid``; a special its own score; going out ``-penalty * bid``
+    wherever the soloist's own estimate of playing is worse.
+    """
+    value, took, code = parts["value"], parts["took"], parts["code"]
+    trump = is_trump(code)
+    if bids is None:
+        top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
+        step = rules.bidding.bid_step
+        bids = bid_ladder(rules, -(-top // step) * step + step)
+    b = bids[None, :].astype(np.int64)
+    ff = rules.scoring.failure_factor
+    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
+    # A special's score does not depend on the bid: it is the deal's result.
+    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
+    subj, subj_took = parts["subjective"], parts["subjective_took"]
+    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
+    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
+    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
+    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
+    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
+    made = made_dd & ~out_
+    n = value.shape[0]
+    p = made.mean(axis=0)
+    ps = out_.mean(axis=0)
+    sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
+    lo, hi = wilson(made.sum(axis=0), n)
+    return pd.DataFrame({
+        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
+        "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
+        "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
+    })
+
+
+def mean_se(x: np.ndarray) -> tuple[float, float]:
+    """(mean, standard error) of ``x``; the error is NaN for fewer than two values."""
+    x = np.asarray(x, dtype=np.float64)
+    n = x.size
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+
+
+def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+    """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
+    P(Durch) from merged parts."""
+    bids = bid_table(rules, parts)
+    pos = bids[bids["expected_score"] > 0]
+    safe = bids[bids["p_make"] >= confidence]
+    n = parts["code"].shape[0]
+    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
+    lo, hi = wilson(shares * n, n)
+    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
+                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
+    ceiling_bid = int(pos["bid"].max()) if len(pos) else None
+    safe_bid = int(safe["bid"].max()) if len(safe) else None
+    return dict(
+        bids=bids, ceiling_bid=ceiling_bid, safe_bid=safe_bid,
+        order_note=order_note(rules, confidence, safe_bid, ceiling_bid),
+        tapp_value=mean_se(parts["result"] - parts["base_result"]),
+        total_with_tapp=mean_se(parts["result"]), total_tapp_unseen=mean_se(parts["base_result"]),
+        contracts=contracts, p_durch=mean_se(parts["durch"]),
+    )
+
+
+def safe_bid_se(bids: pd.DataFrame, safe: int | None) -> float:
+    """Uncertainty of P(make) at the safe bid (the lowest bid when there is none): the early-stopping test.
+
+    The posterior standard deviation under a uniform prior, Beta(x + 1, n - x + 1): close
+    to the binomial standard error, but never 0 (0 of 100 made does not mean "known exactly").
+
+    >>> round(safe_bid_se(pd.DataFrame({"bid": [150], "n": [100], "p_make": [1.0]}), 150), 4)
+    0.0097
+    """
+    row = bids[bids["bid"] == safe] if safe is not None else bids.head(1)
+    n = float(row["n"].iloc[0])
+    x = float(row["p_make"].iloc[0]) * n
+    a, b = x + 1, n - x + 1
+    return float(np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1))))

@@ -1,0 +1,51 @@
+"""``binokel fit instant``: fit the instant tier of ``binokel bid`` on a corpus of solved deals."""
+
+from __future__ import annotations
+
+import click
+
+from .common import echo_json, json_option, out_option, quiet_option, rules_option
+
+
+@click.command("instant", short_help="Fit the instant bid model on a corpus of solved deals.")
+@rules_option
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
+              help="Corpus folder (default: the shipped corpus built with these rules).")
+@click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash).")
+@out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
+@json_option
+@quiet_option
+def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: bool) -> None:
+    """Fit the soloist's total on the hand's features and seat, keeping the residuals (see
+    :mod:`binokel_sim.evaluation.instant`).
+
+    \b
+    Example:
+      binokel fit instant --rules standard --write
+    """
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.instant import fit_instant, save_instant
+
+    folder = corpus_dir or find_corpus(rules)
+    if folder is None:
+        raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
+    c = load_corpus(folder, rules)
+    m = fit_instant(c.df, rules, c.provenance())
+    where = save_instant(m) if write else None
+    if out is not None:
+        import pandas as pd
+
+        from binokel_sim.evaluation.features import FEATURES
+        from binokel_sim.output import write_table
+
+        terms = ["intercept", *FEATURES, *(f"seat {s}" for s in range(len(m.seat)))]
+        write_table(pd.DataFrame({"term": terms, "coefficient": [m.intercept, *m.coef, *m.seat],
+                                  "n": m.provenance["n_train"]}), out)
+    p = m.provenance
+    if as_json:
+        echo_json({"rules_hash": m.rules_hash, "n_train": p["n_train"], "residual_sd": p["residual_sd"],
+                   "written": str(where) if where else None})
+        return
+    click.echo(f"# instant model: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
+               f" {c.n} in {folder}; residual sd {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))
