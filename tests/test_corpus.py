@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from binokel_sim.stats import wilson
 from binokel_sim.cards import deck_types
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.studies import STUDY_COLUMNS
@@ -126,8 +127,10 @@ def test_headline_figures(whole):
     assert h["tapp_value"]["se"] == pytest.approx(tv.std(ddof=1) / np.sqrt(N))
     trump = df["code"] < 4
     made150 = ((df["value"] >= 150) & df["took"] & trump) | (~trump & df["special_made"])
-    assert h["make"][0] == {"bid": 150, "p_make": pytest.approx(made150.mean()),
+    lo, hi = wilson(int(made150.sum()), N)
+    assert h["make"][0] == {"bid": 150, "p_make": pytest.approx(made150.mean()), "lo": lo, "hi": hi,
                             "se": pytest.approx(np.sqrt(made150.mean() * (1 - made150.mean()) / N)), "n": N}
+    assert h["durch_makeable"]["lo"] >= 0 and h["durch_makeable"]["hi"] > 0  # a Wilson interval, never ± 0
     assert h["unresolved_fraction"] == 0.0
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binokel_sim.stats import proportion, wilson
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules, load_rules
 
@@ -143,11 +144,12 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
         "n": len(df),
         "soloist_total": _mse(df["points_lo"].to_numpy()[trump]),
         "melds_kept": _mse(df["melds_kept"].to_numpy()[trump]),
-        "make": [{"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": int(r.n)}
+        "make": [{"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": int(r.n),
+                  **dict(zip(("lo", "hi"), wilson(round(float(r.p_make) * int(r.n)), int(r.n))))}
                  for r in t.itertuples()],
         "tapp_value": _mse(df["tapp_value"].to_numpy()),
         "unresolved_fraction": float(1 - exact.mean()),
-        "durch_makeable": _mse(df["durch_makeable"].to_numpy()),
+        "durch_makeable": proportion(int(df["durch_makeable"].to_numpy(bool).sum()), len(df)),
         "cpu_seconds_per_deal": _mse(df["seconds"].to_numpy()),
         "nodes_per_deal": _mse(df["nodes"].to_numpy()),
     }
@@ -169,6 +171,11 @@ def load_rules_of(c: Corpus) -> Rules:
                      "pass them with --rules")
 
 
+def _rate(r: dict[str, Any]) -> str:
+    """A proportion with its 95 % Wilson interval (never a bare ± 0) and n."""
+    return f"{r['p']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] (n {r['n']})"
+
+
 def render_info(c: Corpus, h: dict[str, Any]) -> str:
     """``corpus info`` as text."""
     m = c.manifest
@@ -184,12 +191,12 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
     lines += [f"  deals {h['n']}", f"  soloist total, trump contracts: {pm(h['soloist_total'])}",
               f"  melds kept, trump contracts:    {pm(h['melds_kept'])}",
               f"  Tapp value (paired):            {pm(h['tapp_value'])}",
-              f"  Durch makeable:                 {pm(h['durch_makeable'], '{:.4f}')}",
+              f"  Durch makeable:                 {_rate(h['durch_makeable'])}",
               f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
               f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
               f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
               "  P(make), melds kept counted:"]
-    lines += [f"    bid {r['bid']}: {r['p_make']:.3f} ± {r['se']:.3f}" for r in h["make"]]
+    lines += [f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}" for r in h["make"]]
     if c.bad:
         lines.append(f"  left out (corrupt): {', '.join(c.bad)}")
     return "\n".join(lines)
