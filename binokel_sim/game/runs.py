@@ -23,12 +23,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim.game.results import GameResults
+from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale
-from binokel_sim.stats import proportion
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
 GAMES_PER_CHUNK = 2
@@ -92,54 +91,41 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
     return GameResults(gdf, ddf, summarise(rules, gdf, ddf), prov)
 
 
-def _mean_row(figure: str, x: np.ndarray) -> dict[str, Any]:
-    x = np.asarray(x, dtype=np.float64)
-    n = int(x.size)
-    mean = float(x.mean()) if n else float("nan")
-    se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    return {"figure": figure, "value": mean, "se": se, "lo": float("nan"), "hi": float("nan"), "n": n}
-
 
 def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
     """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n)."""
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     finished = games[games["winner"] >= 0]
-    rows = [_mean_row("deals per game", games["deals"].to_numpy())]
-    rows.append(_rate_row("unfinished games", (games["winner"] < 0).to_numpy()))
+    rows = [mean_row("deals per game", games["deals"].to_numpy())]
+    rows.append(rate_row("unfinished games", (games["winner"] < 0).to_numpy()))
     if not rules.layout.partnership:
         for p in range(n):
-            rows.append(_rate_row(f"win rate player {p}", (finished["winner"] == p).to_numpy()))
+            rows.append(rate_row(f"win rate player {p}", (finished["winner"] == p).to_numpy()))
     else:
         for t, team in enumerate(rules.layout.teams):
-            rows.append(_rate_row(f"win rate team {t} (players {', '.join(map(str, team))})",
+            rows.append(rate_row(f"win rate team {t} (players {', '.join(map(str, team))})",
                                   (finished["winner_team"] == t).to_numpy()))
     # Seat advantage: the mean score of whoever sits at seat s, per deal.
     for s in range(n):
         player = (s + deals["deal"].to_numpy()) % n
         sc = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), player] if len(deals) else []
         out = " (the dealer, sitting out)" if s >= rules.n_seats else ""
-        rows.append(_mean_row(f"mean score per deal, seat {s}{out}", np.asarray(sc)))
-        rows.append(_rate_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
+        rows.append(mean_row(f"mean score per deal, seat {s}{out}", np.asarray(sc)))
+        rows.append(rate_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
     sol_score = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), deals["soloist"].to_numpy()] \
         if len(deals) else np.array([])
-    rows.append(_mean_row("soloist score per deal", sol_score))
-    rows.append(_mean_row("contract bid", deals["bid"].to_numpy()))
+    rows.append(mean_row("soloist score per deal", sol_score))
+    rows.append(mean_row("contract bid", deals["bid"].to_numpy()))
     played = deals[deals["contract"] != "surrender"]
-    rows.append(_rate_row("make rate (played contracts)", played["made"].to_numpy()))
+    rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
     rows.extend(calibration_rows(deals))
-    rows.append(_rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
-    rows.append(_rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
-    rows.append(_rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
+    rows.append(rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
+    rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
+    rows.append(rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
     if rules.game.aus:
-        rows.append(_rate_row("games ended by Aus", (deals["claimed_by"] >= 0).groupby(deals["game"]).any().to_numpy()))
+        rows.append(rate_row("games ended by Aus", (deals["claimed_by"] >= 0).groupby(deals["game"]).any().to_numpy()))
     return pd.DataFrame(rows, columns=["figure", "value", "se", "lo", "hi", "n"])
 
-
-def _rate_row(figure: str, x: np.ndarray) -> dict[str, Any]:
-    """A proportion: its n, standard error and 95 % Wilson interval."""
-    x = np.asarray(x, dtype=bool)
-    p = proportion(int(x.sum()), int(x.size))
-    return {"figure": figure, "value": p["p"], "se": p["se"], "lo": p["lo"], "hi": p["hi"], "n": p["n"]}
 
 
 def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
@@ -152,8 +138,8 @@ def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
     pred = t["p_make_predicted"].to_numpy(np.float64)
     made = t["made"].to_numpy(bool)
     n = len(t)
-    rows = [_mean_row("predicted P(make) (played trump contracts)", pred),
-            _rate_row("make rate (played trump contracts)", made)]
+    rows = [mean_row("predicted P(make) (played trump contracts)", pred),
+            rate_row("make rate (played trump contracts)", made)]
     gap = float(made.mean() - pred.mean()) if n else float("nan")
     se = float(np.sqrt((pred * (1 - pred)).sum()) / n) if n else float("nan")
     rows.append({"figure": "made - predicted (played trump contracts)", "value": gap, "se": se, "n": n})

@@ -18,13 +18,13 @@ in the last deal (where the claim rule, or else the higher total, decided).
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
+from binokel_sim.game.results import mean_row
 from binokel_sim.runner import Chunk, Job, Scale
 
 GAMES_PER_CHUNK = 4
@@ -64,30 +64,23 @@ def simulate_twohand_games(rules: Rules, games: int, seed: int = 1, scale: Scale
     return GameResults(gdf, ddf, summarise_twohand(gdf, ddf, rules.game.target), prov)
 
 
-def _mean_row(figure: str, x) -> dict[str, Any]:
-    x = np.asarray(x, dtype=np.float64)
-    n = int(x.size)
-    return {"figure": figure, "value": float(x.mean()) if n else float("nan"),
-            "se": float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"), "n": n}
-
-
 def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame, target: int) -> pd.DataFrame:
     """The summary table; a proportion's SE is sqrt(p(1-p)/n), a mean's the sample SD / sqrt(n).
 
     Per-deal figures treat deals as independent (deals of one game share only the totals,
     which the heuristic ignores)."""
     finished = games[games["winner"] >= 0]
-    rows = [_mean_row("deals per game", games["deals"]), _mean_row("unfinished games", games["winner"] < 0),
-            _mean_row("win rate player 0 (forehand in deal 1)", finished["winner"] == 0)]
+    rows = [mean_row("deals per game", games["deals"]), mean_row("unfinished games", games["winner"] < 0),
+            mean_row("win rate player 0 (forehand in deal 1)", finished["winner"] == 0)]
     if len(deals):
         for s, who in ((0, "forehand"), (1, "dealer")):
             for k, what in (("score", "score"), ("melds", "meld points"), ("cards", "card points")):
-                rows.append(_mean_row(f"{what} per deal, {who}", deals[f"{k}_seat{s}"]))
-        rows.append(_mean_row("deals with a trump Seven exchange", deals["exchanged_by"] >= 0))
+                rows.append(mean_row(f"{what} per deal, {who}", deals[f"{k}_seat{s}"]))
+        rows.append(mean_row("deals with a trump Seven exchange", deals["exchanged_by"] >= 0))
         last = deals.groupby("game").tail(1)
         both = (last["total_p0"] >= target) & (last["total_p1"] >= target)
-        rows.append(_mean_row("games where both reached the target in the last deal (claim or higher total decided)",
+        rows.append(mean_row("games where both reached the target in the last deal (claim or higher total decided)",
                               both))
     gain = games["exchange_gain"].dropna()
-    rows.append(_mean_row("value of the trump Seven exchange (exchanger's net gain, first deal)", gain))
+    rows.append(mean_row("value of the trump Seven exchange (exchanger's net gain, first deal)", gain))
     return pd.DataFrame(rows, columns=["figure", "value", "se", "n"])
