@@ -32,11 +32,11 @@ GAMES_PER_CHUNK = 4
 
 def twohand_chunk(job: Job, chunk: Chunk) -> list[dict]:
     """Games ``chunk.start .. chunk.stop - 1`` (each a dict, see :func:`.games.simulate_twohand_game`)."""
-    from binokel_sim.play.solver import Solver
     from binokel_sim.twohand.games import simulate_twohand_game
+    from binokel_sim.twohand.search import TwoSeatSearch
 
-    solver = Solver()
-    return [simulate_twohand_game(job.rules, job.seed, g, solver, int(job.params["max_deals"]))
+    search = TwoSeatSearch()
+    return [simulate_twohand_game(job.rules, job.seed, g, search, int(job.params["max_deals"]))
             for g in range(chunk.start, chunk.stop)]
 
 
