@@ -41,7 +41,7 @@ import numpy as np
 from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.errors import InputError
 from binokel_sim.jit import kernel
-from binokel_sim.play.legal import SUIT_MASK, beats
+from binokel_sim.play.legal import HIGHER_MASK, SUIT_MASK, beats
 from binokel_sim.twohand.legal import legal_twohand
 
 #: Table rows (a power of two); one row per trick start, always replaced.
@@ -96,6 +96,67 @@ def _sure(h1, h2, o1, o2, trump, pts):
 
 
 @kernel(noalloc=True)
+def _cheapest(o1, o2, within, k, pts):
+    """Points of the ``k`` cheapest cards of (o1, o2) among the types in ``within``."""
+    got = 0
+    r = 5
+    while k > 0 and r >= 0:
+        n = _popcount(o1 & within & RANK_MASK[r]) + _popcount(o2 & within & RANK_MASK[r])
+        take = n if n < k else k
+        got += take * pts[r]
+        k -= take
+        r -= 1
+    return got
+
+
+@kernel(noalloc=True)
+def _cash(h1, h2, o1, o2, trump, pts, last, n):
+    """Points the seat on lead (h1, h2) surely cashes: in each suit its cards ranked at or above
+    all of the other seat's (leading first, a twin holds), as many as the other seat can
+    follow when it could ruff; each trick brings one of the other seat's cards of the suit."""
+    ruffs = trump >= 0 and (o1 & SUIT_MASK[trump]) != 0
+    got = 0
+    tricks = 0
+    for s in range(4):
+        mine = h1 & SUIT_MASK[s]
+        if mine == 0:
+            continue
+        theirs = o1 & SUIT_MASK[s]
+        top = mine
+        if theirs != 0:
+            top = mine & (((theirs & -theirs) << 1) - 1)
+        k = 0
+        pk = 0
+        while top:
+            b = top & -top
+            c = _popcount(b - 1)
+            m = 2 if h2 & b else 1
+            k += m
+            pk += m * pts[c]
+            top ^= b
+        nt = _popcount(theirs) + _popcount(o2 & SUIT_MASK[s])
+        if ruffs and s != trump and k > nt:
+            # only the highest nt of them are sure: drop the rest, cheapest first
+            pk = 0
+            top = mine & (((theirs & -theirs) << 1) - 1) if theirs != 0 else mine
+            kk = nt
+            while kk > 0 and top:
+                b = top & -top
+                c = _popcount(b - 1)
+                m = 2 if h2 & b else 1
+                m = m if m < kk else kk
+                pk += m * pts[c]
+                kk -= m
+                top ^= b
+            k = nt
+        got += pk + _cheapest(o1, o2, SUIT_MASK[s], k if k < nt else nt, pts)
+        tricks += k
+    if tricks >= n:
+        got += last
+    return got
+
+
+@kernel(noalloc=True)
 def _left(h, pts):
     s = 0
     for i in range(4):
@@ -139,6 +200,43 @@ def _order(cards, score, n):
 
 
 @kernel(noalloc=True)
+def _last(h, leader, rest, trump):
+    a = _popcount(h[2 * leader] - 1)
+    b = _popcount(h[2 - 2 * leader] - 1)
+    return rest if (1 - leader if beats(b, a, trump) else leader) == 0 else 0
+
+
+@kernel(noalloc=True)
+def _two(h, leader, rest, trump, must_head, pts):
+    """Seat 0's points from a trick start with two tricks left (plain minimax, no table)."""
+    f = 1 - leader
+    best = -1 if leader == 0 else 1 << 20
+    x = h[2 * leader]
+    while x:
+        abit = x & -x
+        x ^= abit
+        a = _popcount(abit - 1)
+        _take(h, leader, abit)
+        inner = 1 << 20 if leader == 0 else -1
+        y = legal_twohand(h[2 * f], a, a, trump, False, must_head)
+        while y:
+            bbit = y & -y
+            y ^= bbit
+            b = _popcount(bbit - 1)
+            _take(h, f, bbit)
+            w = f if beats(b, a, trump) else leader
+            gain = pts[a] + pts[b] if w == 0 else 0
+            v = gain + _last(h, w, rest - pts[a] - pts[b], trump)
+            _put(h, f, bbit)
+            if (leader == 0 and v < inner) or (leader == 1 and v > inner):
+                inner = v
+        _put(h, leader, abit)
+        if (leader == 0 and inner > best) or (leader == 1 and inner < best):
+            best = inner
+    return best
+
+
+@kernel(noalloc=True)
 def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys, lohi, best, work, stats):
     """Seat 0's points from this trick start (fail-soft within ``alpha``, ``beta``); ``rest``: the
     points still in the hands plus the last trick's bonus.
@@ -152,16 +250,19 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     follower = 1 - leader
     n = _popcount(h[0]) + _popcount(h[1])
     if n == 1:
-        a = _popcount(h[2 * leader] - 1)
-        b = _popcount(h[2 * follower] - 1)
-        w = follower if beats(b, a, trump) else leader
-        return rest if w == 0 else 0
+        return _last(h, leader, rest, trump)
+    if n == 2:
+        return _two(h, leader, rest, trump, must_head, pts)
     k0 = h[0] | (h[1] << 24) | (np.int64(leader) << 48)
     k1 = h[2] | (h[3] << 24) | tag
     row = ((k0 * np.int64(0x9E3779B97F4A7C15)) ^ (k1 * np.int64(0xC2B2AE3D27D4EB4F))) >> (64 - TABLE_BITS)
     row &= (np.int64(1) << TABLE_BITS) - 1
-    lo = _sure(h[0], h[1], h[2], h[3], trump, pts)
-    hi = rest - _sure(h[2], h[3], h[0], h[1], trump, pts)
+    if leader == 0:
+        lo = _cash(h[0], h[1], h[2], h[3], trump, pts, last, n)
+        hi = rest - _sure(h[2], h[3], h[0], h[1], trump, pts)
+    else:
+        lo = _sure(h[0], h[1], h[2], h[3], trump, pts)
+        hi = rest - _cash(h[2], h[3], h[0], h[1], trump, pts, last, n)
     hint = -1
     if keys[row, 0] == k0 and keys[row, 1] == k1:
         if lohi[row, 0] > lo:
@@ -185,22 +286,16 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
         bit = x & -x
         c = _popcount(bit - 1)
         x ^= bit
-        legal = legal_twohand(opp, c, c, trump, False, must_head)
-        beaten = False
-        y = legal
-        while y:
-            bb = y & -y
-            if beats(_popcount(bb - 1), c, trump):
-                beaten = True
-                break
-            y ^= bb
+        # can the follower take it: a higher card of the suit, or void and holding a trump
+        beaten = (opp & HIGHER_MASK[c]) != 0 or (c // 6 != trump and (opp & SUIT_MASK[c // 6]) == 0
+                                                 and (opp & SUIT_MASK[trump]) != 0)
         cards[cnt] = c
         if c == hint:
             score[cnt] = 1000
         elif beaten:
-            score[cnt] = -pts[c]
+            score[cnt] = -pts[c] - 20 * (c // 6 == trump)
         else:
-            score[cnt] = 100 + pts[c]
+            score[cnt] = 100 + pts[c] - 20 * (c // 6 == trump)
         cnt += 1
     _order(cards, score, cnt)
     maxing = leader == 0
@@ -223,7 +318,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
             b = _popcount(bb - 1)
             y ^= bb
             ans[m] = b
-            asc[m] = (pts[a] + pts[b]) * (1 if beats(b, a, trump) else -1)
+            asc[m] = 100 + (b % 6) if beats(b, a, trump) else -pts[b] - (b // 6 == trump) * 8
             m += 1
         _order(ans, asc, m)
         inner = -_NOVAL if maxing else _NOVAL
