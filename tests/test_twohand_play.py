@@ -269,3 +269,26 @@ def test_claim_goes_to_the_first_player_to_reach_the_target(tmp_path):
             assert g["winner"] == players[first] == last["claimed_by"]
             checked += 1
     assert checked >= 3
+
+
+def test_summary_rates_carry_wilson_intervals():
+    import pandas as pd
+
+    from binokel_sim.twohand.runs import summarise_twohand
+
+    games = pd.DataFrame({"game": [0, 1, 2, 3], "deals": [1, 1, 1, 1], "winner": [0, 0, 1, -1],
+                          "final_p0": [1000, 1010, 500, 900], "final_p1": [400, 990, 1000, 900],
+                          "exchange_gain": [10.0, None, None, None]})
+    deals = pd.DataFrame({"game": [0, 1, 2, 3], "exchanged_by": [0, -1, -1, -1], "total_p0": [1000, 1010, 500, 900],
+                          "total_p1": [400, 1000, 1000, 900],
+                          **{f"{k}_seat{s}": [1, 2, 3, 4] for k in ("score", "melds", "cards") for s in (0, 1)}})
+    fig = summarise_twohand(games, deals, 1000).set_index("figure")
+    win = fig.loc["win rate player 0 (forehand in deal 1)"]
+    # 2 of 3 finished games: Wilson 95 % by hand, centre 0.5731, half-width 0.3654
+    assert (win["value"], win["n"]) == (2 / 3, 3)
+    assert win["lo"] == pytest.approx(0.2077, abs=2e-4) and win["hi"] == pytest.approx(0.9385, abs=2e-4)
+    ex = fig.loc["deals with a trump Seven exchange"]
+    assert (ex["value"], ex["n"]) == (0.25, 4) and 0 < ex["lo"] < 0.25 < ex["hi"] < 1
+    assert fig.loc["games where both reached the target in the last deal (claim or higher total decided)",
+                   "value"] == 0.25
+    assert np.isnan(fig.loc["deals per game", "lo"])  # a mean carries no interval

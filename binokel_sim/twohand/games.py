@@ -28,6 +28,7 @@ import numpy as np
 from binokel_sim import streams
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.rules import Rules
+from binokel_sim.stats import proportion
 from binokel_sim.twohand.play import DealResult, play_deal
 from binokel_sim.twohand.search import TwoSeatSearch
 
@@ -105,11 +106,12 @@ def simulate_twohand_game(rules: Rules, seed: int, game: int, search: TwoSeatSea
 def exchange_value(rules: Rules, deals: int, seed: int, search: TwoSeatSearch | None = None) -> dict:
     """The trump Seven exchange, paired over ``deals`` deals: each deal in which a player
     exchanges is played again with the exchange forbidden. Returns the exchanger's mean net
-    gain (own minus opponent's deal score) with its SE and n, and the share of deals with an exchange.
+    gain (own minus opponent's deal score) with its SE and n, and the share of deals with an exchange
+    with its 95 % Wilson interval.
 
     >>> from binokel_sim.rules import load_rules
     >>> sorted(exchange_value(load_rules("two-hand"), 4, 1))
-    ['deals', 'exchange_rate', 'gain', 'n', 'se']
+    ['deals', 'exchange_rate', 'exchange_rate_hi', 'exchange_rate_lo', 'gain', 'n', 'se']
     """
     search = search or TwoSeatSearch()
     gains = []
@@ -122,6 +124,8 @@ def exchange_value(rules: Rules, deals: int, seed: int, search: TwoSeatSearch | 
         a, b = res.scores(), alt.scores()
         gains.append((a[x] - a[1 - x]) - (b[x] - b[1 - x]))
     g = np.asarray(gains, dtype=np.float64)
+    rate = proportion(int(g.size), int(deals))
     return {"gain": float(g.mean()) if g.size else float("nan"),
             "se": float(g.std(ddof=1) / np.sqrt(g.size)) if g.size > 1 else float("nan"), "n": int(g.size),
-            "deals": int(deals), "exchange_rate": g.size / deals if deals else float("nan")}
+            "deals": int(deals), "exchange_rate": rate["p"], "exchange_rate_lo": rate["lo"],
+            "exchange_rate_hi": rate["hi"]}
