@@ -52,13 +52,21 @@ _PTS = CARD_POINTS.astype(np.int64)
 _NOVAL = -10_000
 
 
+#: Set bits of each 12-bit number, and the index of its lowest set bit (hands are 24-bit masks).
+POP12 = np.array([bin(x).count("1") for x in range(4096)], dtype=np.int64)
+LOW12 = np.array([(x & -x).bit_length() - 1 for x in range(4096)], dtype=np.int64)
+
+
 @kernel(noalloc=True)
 def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    return POP12[x & 0xFFF] + POP12[(x >> 12) & 0xFFF]
+
+
+@kernel(noalloc=True)
+def _index(bit):
+    """Card type of a one-bit mask."""
+    low = bit & 0xFFF
+    return LOW12[low] if low else 12 + LOW12[bit >> 12]
 
 
 @kernel(noalloc=True)
@@ -78,7 +86,7 @@ def _sure(h1, h2, o1, o2, trump, pts):
     k = 0
     while top:
         b = top & -top
-        c = _popcount(b - 1)
+        c = _index(b)
         n = 2 if h2 & b else 1
         got += n * pts[c]
         k += n
@@ -129,7 +137,7 @@ def _cash(h1, h2, o1, o2, trump, pts, last, n):
         pk = 0
         while top:
             b = top & -top
-            c = _popcount(b - 1)
+            c = _index(b)
             m = 2 if h2 & b else 1
             k += m
             pk += m * pts[c]
@@ -142,7 +150,7 @@ def _cash(h1, h2, o1, o2, trump, pts, last, n):
             kk = nt
             while kk > 0 and top:
                 b = top & -top
-                c = _popcount(b - 1)
+                c = _index(b)
                 m = 2 if h2 & b else 1
                 m = m if m < kk else kk
                 pk += m * pts[c]
@@ -163,7 +171,7 @@ def _left(h, pts):
         x = h[i]
         while x:
             b = x & -x
-            s += pts[_popcount(b - 1)]
+            s += pts[_index(b)]
             x ^= b
     return s
 
@@ -201,8 +209,8 @@ def _order(cards, score, n):
 
 @kernel(noalloc=True)
 def _last(h, leader, rest, trump):
-    a = _popcount(h[2 * leader] - 1)
-    b = _popcount(h[2 - 2 * leader] - 1)
+    a = _index(h[2 * leader])
+    b = _index(h[2 - 2 * leader])
     return rest if (1 - leader if beats(b, a, trump) else leader) == 0 else 0
 
 
@@ -215,14 +223,14 @@ def _two(h, leader, rest, trump, must_head, pts):
     while x:
         abit = x & -x
         x ^= abit
-        a = _popcount(abit - 1)
+        a = _index(abit)
         _take(h, leader, abit)
         inner = 1 << 20 if leader == 0 else -1
         y = legal_twohand(h[2 * f], a, a, trump, False, must_head)
         while y:
             bbit = y & -y
             y ^= bbit
-            b = _popcount(bbit - 1)
+            b = _index(bbit)
             _take(h, f, bbit)
             w = f if beats(b, a, trump) else leader
             gain = pts[a] + pts[b] if w == 0 else 0
@@ -257,19 +265,28 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     k1 = h[2] | (h[3] << 24) | tag
     row = ((k0 * np.int64(0x9E3779B97F4A7C15)) ^ (k1 * np.int64(0xC2B2AE3D27D4EB4F))) >> (64 - TABLE_BITS)
     row &= (np.int64(1) << TABLE_BITS) - 1
-    if leader == 0:
-        lo = _cash(h[0], h[1], h[2], h[3], trump, pts, last, n)
-        hi = rest - _sure(h[2], h[3], h[0], h[1], trump, pts)
-    else:
-        lo = _sure(h[0], h[1], h[2], h[3], trump, pts)
-        hi = rest - _cash(h[2], h[3], h[0], h[1], trump, pts, last, n)
+    # the table first: it settles most windows alone; then the quick bounds
+    lo = 0
+    hi = rest
     hint = -1
     if keys[row, 0] == k0 and keys[row, 1] == k1:
-        if lohi[row, 0] > lo:
-            lo = lohi[row, 0]
-        if lohi[row, 1] < hi:
-            hi = lohi[row, 1]
+        lo = lohi[row, 0]
+        hi = lohi[row, 1]
         hint = best[row]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+    if leader == 0:
+        qlo = _cash(h[0], h[1], h[2], h[3], trump, pts, last, n)
+        qhi = rest - _sure(h[2], h[3], h[0], h[1], trump, pts)
+    else:
+        qlo = _sure(h[0], h[1], h[2], h[3], trump, pts)
+        qhi = rest - _cash(h[2], h[3], h[0], h[1], trump, pts, last, n)
+    if qlo > lo:
+        lo = qlo
+    if qhi < hi:
+        hi = qhi
     if lo >= beta or lo == hi:
         return lo
     if hi <= alpha:
@@ -284,7 +301,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     opp = h[2 * follower]
     while x:
         bit = x & -x
-        c = _popcount(bit - 1)
+        c = _index(bit)
         x ^= bit
         # can the follower take it: a higher card of the suit, or void and holding a trump
         beaten = (opp & HIGHER_MASK[c]) != 0 or (c // 6 != trump and (opp & SUIT_MASK[c // 6]) == 0
@@ -315,7 +332,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
         y = legal
         while y:
             bb = y & -y
-            b = _popcount(bb - 1)
+            b = _index(bb)
             y ^= bb
             ans[m] = b
             asc[m] = 100 + (b % 6) if beats(b, a, trump) else -pts[b] - (b // 6 == trump) * 8
