@@ -10,7 +10,8 @@ games through the runner with ``--workers`` (the target: 10000 games in 5 minute
 
     .venv/bin/python benchmarks/bench_twohand.py --deals 200 --games 100 --workers 2 > bench-twohand.json
 
-``--endgames-only --solver two-seat|generic`` times one solver alone (for ``farm-bench --vs``).
+``--endgames-only --solver two-seat|generic`` times one solver alone (for ``farm-bench --vs``);
+``--claims GAMES`` measures the endgames of deals claimed during the talon phase.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ import time
 
 import numpy as np
 
+from binokel_sim import streams
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 from binokel_sim.twohand.play import play_deal
+from binokel_sim.twohand.games import simulate_twohand_game
 from binokel_sim.twohand.runs import simulate_twohand_games
 from binokel_sim.twohand.search import TwoSeatSearch
 
@@ -98,6 +101,42 @@ def bench(deals: int, seed: int, games: int, workers: int, kinds: tuple[str, ...
     return out
 
 
+def claims(games: int, seed: int) -> dict:
+    """Deals claimed during the talon phase: how much endgame solving they take, and how many
+    card points their endgames hold (which enter the per-deal rows, so a skipped solve would
+    change the numbers unless they could be derived otherwise)."""
+    rules = load_rules("two-hand")
+    search = TwoSeatSearch()
+    solve_cpu, claimed_cpu, points = 0.0, 0.0, []
+    deals = 0
+    t = time.process_time()
+    for g in range(games):
+        rec = simulate_twohand_game(rules, seed, g, search)
+        dealer = Dealer(rules, seed, stream=streams.stream("twohand_game", g))
+        before = [0, 0]
+        for row in rec["rows"]:
+            deals += 1
+            res = play_deal(rules, dealer.deal(1, start=row["deal"])[0], endgame="none")
+            e = res.endgame
+            search.reset()  # the game's run already solved it: time a fresh solve
+            c = time.process_time()
+            v = search.value(e.hands, e.trump_index, e.leader, (), e.last_trick, rules.talon.must_head)
+            c = time.process_time() - c
+            solve_cpu += c
+            seat_of = [(s + row["deal"]) % 2 for s in range(2)]
+            start = [before[p] for p in seat_of]
+            if row["claimed_by"] >= 0 and any(start[s] + res.turned[s] + run[s] >= rules.game.target
+                                              for run in [(0, 0)] + res.running for s in range(2)):
+                claimed_cpu += c
+                points.append(v)
+            before = [row["total_p0"], row["total_p1"]]
+    p = np.asarray(points, dtype=float)
+    return {"games": games, "seed": seed, "deals": deals, "claimed_in_talon_phase": int(p.size),
+            "share_of_deals": p.size / deals, "cpu_s_all_endgame_solves": solve_cpu,
+            "cpu_s_solves_of_claimed_deals": claimed_cpu, "cpu_s_total": time.process_time() - t,
+            "claimed_endgame_points_seat0": _summary(list(p)) | {"sd": float(p.std(ddof=1))}}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
@@ -106,8 +145,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--endgames-only", action="store_true", help="endgames of one solver, no games")
     ap.add_argument("--solver", choices=["two-seat", "generic"], default="two-seat")
+    ap.add_argument("--claims", type=int, default=0, help="games for the claimed-deal measurement (only that)")
     a = ap.parse_args(argv)
-    if a.endgames_only:
+    if a.claims:
+        res = claims(a.claims, a.seed)
+    elif a.endgames_only:
         res = bench(a.deals, a.seed, 0, a.workers, (a.solver,))
     else:
         res = bench(a.deals, a.seed, a.games, a.workers, ("two-seat", "generic"))
