@@ -70,40 +70,6 @@ def _index(bit):
 
 
 @kernel(noalloc=True)
-def _sure(h1, h2, o1, o2, trump, pts):
-    """Points seat (h1, h2) surely wins against (o1, o2) from its top trumps (see the module text)."""
-    if trump < 0:
-        return 0
-    mine = h1 & SUIT_MASK[trump]
-    if mine == 0:
-        return 0
-    theirs = o1 & SUIT_MASK[trump]
-    top = mine
-    if theirs != 0:
-        lowest = theirs & -theirs  # the other seat's highest trump (lower type = higher rank)
-        top = mine & (lowest - 1)
-    got = 0
-    k = 0
-    while top:
-        b = top & -top
-        c = _index(b)
-        n = 2 if h2 & b else 1
-        got += n * pts[c]
-        k += n
-        top ^= b
-    # one of the other seat's cards in each such trick: at least its k cheapest
-    r = 5
-    while k > 0 and r >= 0:
-        n = _popcount(o1 & RANK_MASK[r]) + _popcount(o2 & RANK_MASK[r])
-        take = n if n < k else k
-        got += take * pts[r]
-        k -= take
-        r -= 1
-    return got
-
-
-
-@kernel(noalloc=True)
 def _cheapest(o1, o2, within, k, pts):
     """Points of the ``k`` cheapest cards of (o1, o2) among the types in ``within``."""
     got = 0
@@ -115,6 +81,36 @@ def _cheapest(o1, o2, within, k, pts):
         k -= take
         r -= 1
     return got
+
+
+@kernel(noalloc=True)
+def _top(top, h2, limit, pts):
+    """(cards, points) of the highest ``limit`` cards among types ``top`` (twins in ``h2`` count twice)."""
+    k = 0
+    got = 0
+    while top and k < limit:
+        b = top & -top
+        m = 2 if h2 & b else 1
+        m = m if m < limit - k else limit - k
+        k += m
+        got += m * pts[_index(b)]
+        top ^= b
+    return k, got
+
+
+@kernel(noalloc=True)
+def _sure(h1, h2, o1, o2, trump, pts):
+    """Points seat (h1, h2) surely wins against (o1, o2) from its top trumps (see the module text)."""
+    if trump < 0:
+        return 0
+    mine = h1 & SUIT_MASK[trump]
+    theirs = o1 & SUIT_MASK[trump]
+    top = mine
+    if theirs != 0:
+        top = mine & ((theirs & -theirs) - 1)  # above the other seat's highest trump (lower type = higher)
+    k, got = _top(top, h2, 24, pts)
+    # one of the other seat's cards in each such trick: at least its k cheapest
+    return got + _cheapest(o1, o2, np.int64(0xFFFFFF), k, pts)
 
 
 @kernel(noalloc=True)
@@ -133,30 +129,8 @@ def _cash(h1, h2, o1, o2, trump, pts, last, n):
         top = mine
         if theirs != 0:
             top = mine & (((theirs & -theirs) << 1) - 1)
-        k = 0
-        pk = 0
-        while top:
-            b = top & -top
-            c = _index(b)
-            m = 2 if h2 & b else 1
-            k += m
-            pk += m * pts[c]
-            top ^= b
         nt = _popcount(theirs) + _popcount(o2 & SUIT_MASK[s])
-        if ruffs and s != trump and k > nt:
-            # only the highest nt of them are sure: drop the rest, cheapest first
-            pk = 0
-            top = mine & (((theirs & -theirs) << 1) - 1) if theirs != 0 else mine
-            kk = nt
-            while kk > 0 and top:
-                b = top & -top
-                c = _index(b)
-                m = 2 if h2 & b else 1
-                m = m if m < kk else kk
-                pk += m * pts[c]
-                kk -= m
-                top ^= b
-            k = nt
+        k, pk = _top(top, h2, nt if ruffs and s != trump else 24, pts)
         got += pk + _cheapest(o1, o2, SUIT_MASK[s], k if k < nt else nt, pts)
         tricks += k
     if tricks >= n:
