@@ -50,133 +50,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES
+from binokel_sim.cards import N_TYPES
 from binokel_sim.errors import InputError
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import HIGHER_MASK, SUIT_MASK, beats
 from binokel_sim.twohand.legal import legal_twohand
+from binokel_sim.twohand.quick import PTS, cash, type_of, points_left, popcount, put, sure_trumps, take
 
 #: Table rows (a power of two); one row per trick start, always replaced.
 TABLE_BITS = 17
-#: ``RANK_MASK[r]``: the four card types of rank ``r``.
-RANK_MASK = np.array([sum(1 << (s * 6 + r) for s in range(4)) for r in range(6)], dtype=np.int64)
-_PTS = CARD_POINTS.astype(np.int64)
 _NOVAL = -10_000
-
-
-#: Set bits of each 12-bit number, and the index of its lowest set bit (hands are 24-bit masks).
-POP12 = np.array([bin(x).count("1") for x in range(4096)], dtype=np.int64)
-LOW12 = np.array([(x & -x).bit_length() - 1 for x in range(4096)], dtype=np.int64)
-
-
-@kernel(noalloc=True)
-def _popcount(x):
-    return POP12[x & 0xFFF] + POP12[(x >> 12) & 0xFFF]
-
-
-@kernel(noalloc=True)
-def _index(bit):
-    """Card type of a one-bit mask."""
-    low = bit & 0xFFF
-    return LOW12[low] if low else 12 + LOW12[bit >> 12]
-
-
-@kernel(noalloc=True)
-def _cheapest(o1, o2, within, k, pts):
-    """Points of the ``k`` cheapest cards of (o1, o2) among the types in ``within``."""
-    got = 0
-    r = 5
-    while k > 0 and r >= 0:
-        n = _popcount(o1 & within & RANK_MASK[r]) + _popcount(o2 & within & RANK_MASK[r])
-        take = n if n < k else k
-        got += take * pts[r]
-        k -= take
-        r -= 1
-    return got
-
-
-@kernel(noalloc=True)
-def _top(top, h2, limit, pts):
-    """(cards, points) of the highest ``limit`` cards among types ``top`` (twins in ``h2`` count twice)."""
-    k = 0
-    got = 0
-    while top and k < limit:
-        b = top & -top
-        m = 2 if h2 & b else 1
-        m = m if m < limit - k else limit - k
-        k += m
-        got += m * pts[_index(b)]
-        top ^= b
-    return k, got
-
-
-@kernel(noalloc=True)
-def _sure(h1, h2, o1, o2, trump, pts):
-    """Points seat (h1, h2) surely wins against (o1, o2) from its top trumps (see the module text)."""
-    if trump < 0:
-        return 0
-    mine = h1 & SUIT_MASK[trump]
-    theirs = o1 & SUIT_MASK[trump]
-    top = mine
-    if theirs != 0:
-        top = mine & ((theirs & -theirs) - 1)  # above the other seat's highest trump (lower type = higher)
-    k, got = _top(top, h2, 24, pts)
-    # one of the other seat's cards in each such trick: at least its k cheapest
-    return got + _cheapest(o1, o2, np.int64(0xFFFFFF), k, pts)
-
-
-@kernel(noalloc=True)
-def _cash(h1, h2, o1, o2, trump, pts, last, n):
-    """Points the seat on lead (h1, h2) surely cashes: in each suit its cards ranked at or above
-    all of the other seat's (leading first, a twin holds), as many as the other seat can
-    follow when it could ruff; each trick brings one of the other seat's cards of the suit."""
-    ruffs = trump >= 0 and (o1 & SUIT_MASK[trump]) != 0
-    got = 0
-    tricks = 0
-    for s in range(4):
-        mine = h1 & SUIT_MASK[s]
-        if mine == 0:
-            continue
-        theirs = o1 & SUIT_MASK[s]
-        top = mine
-        if theirs != 0:
-            top = mine & (((theirs & -theirs) << 1) - 1)
-        nt = _popcount(theirs) + _popcount(o2 & SUIT_MASK[s])
-        k, pk = _top(top, h2, nt if ruffs and s != trump else 24, pts)
-        got += pk + _cheapest(o1, o2, SUIT_MASK[s], k if k < nt else nt, pts)
-        tricks += k
-    if tricks >= n:
-        got += last
-    return got
-
-
-@kernel(noalloc=True)
-def _left(h, pts):
-    s = 0
-    for i in range(4):
-        x = h[i]
-        while x:
-            b = x & -x
-            s += pts[_index(b)]
-            x ^= b
-    return s
-
-
-@kernel(noalloc=True)
-def _take(h, s, bit):
-    if h[2 * s + 1] & bit:
-        h[2 * s + 1] ^= bit
-    else:
-        h[2 * s] ^= bit
-
-
-@kernel(noalloc=True)
-def _put(h, s, bit):
-    if h[2 * s] & bit:
-        h[2 * s + 1] |= bit
-    else:
-        h[2 * s] |= bit
-
 
 @kernel(noalloc=True)
 def _order(cards, score, n):
@@ -195,8 +78,8 @@ def _order(cards, score, n):
 
 @kernel(noalloc=True)
 def _last(h, leader, rest, trump):
-    a = _index(h[2 * leader])
-    b = _index(h[2 - 2 * leader])
+    a = type_of(h[2 * leader])
+    b = type_of(h[2 - 2 * leader])
     return rest if (1 - leader if beats(b, a, trump) else leader) == 0 else 0
 
 
@@ -209,22 +92,22 @@ def _two(h, leader, rest, trump, must_head, pts):
     while x:
         abit = x & -x
         x ^= abit
-        a = _index(abit)
-        _take(h, leader, abit)
+        a = type_of(abit)
+        take(h, leader, abit)
         inner = 1 << 20 if leader == 0 else -1
         y = legal_twohand(h[2 * f], a, a, trump, False, must_head)
         while y:
             bbit = y & -y
             y ^= bbit
-            b = _index(bbit)
-            _take(h, f, bbit)
+            b = type_of(bbit)
+            take(h, f, bbit)
             w = f if beats(b, a, trump) else leader
             gain = pts[a] + pts[b] if w == 0 else 0
             v = gain + _last(h, w, rest - pts[a] - pts[b], trump)
-            _put(h, f, bbit)
+            put(h, f, bbit)
             if (leader == 0 and v < inner) or (leader == 1 and v > inner):
                 inner = v
-        _put(h, leader, abit)
+        put(h, leader, abit)
         if (leader == 0 and inner > best) or (leader == 1 and inner < best):
             best = inner
     return best
@@ -242,7 +125,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     """
     stats[0] += 1
     follower = 1 - leader
-    n = _popcount(h[0]) + _popcount(h[1])
+    n = popcount(h[0]) + popcount(h[1])
     if n == 1:
         return _last(h, leader, rest, trump)
     if n == 2:
@@ -264,11 +147,11 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
         if hi <= alpha:
             return hi
     if leader == 0:
-        qlo = _cash(h[0], h[1], h[2], h[3], trump, pts, last, n)
-        qhi = rest - _sure(h[2], h[3], h[0], h[1], trump, pts)
+        qlo = cash(h[0], h[1], h[2], h[3], trump, pts, last, n)
+        qhi = rest - sure_trumps(h[2], h[3], h[0], h[1], trump, pts)
     else:
-        qlo = _sure(h[0], h[1], h[2], h[3], trump, pts)
-        qhi = rest - _cash(h[2], h[3], h[0], h[1], trump, pts, last, n)
+        qlo = sure_trumps(h[0], h[1], h[2], h[3], trump, pts)
+        qhi = rest - cash(h[2], h[3], h[0], h[1], trump, pts, last, n)
     if qlo > lo:
         lo = qlo
     if qhi < hi:
@@ -287,7 +170,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     opp = h[2 * follower]
     while x:
         bit = x & -x
-        c = _index(bit)
+        c = type_of(bit)
         x ^= bit
         # can the follower take it: a higher card of the suit, or void and holding a trump
         beaten = (opp & HIGHER_MASK[c]) != 0 or (c // 6 != trump and (opp & SUIT_MASK[c // 6]) == 0
@@ -307,7 +190,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
     for i in range(cnt):
         a = cards[i]
         abit = np.int64(1) << a
-        _take(h, leader, abit)
+        take(h, leader, abit)
         lo_w = a0 if not maxing or res <= a0 else res
         hi_w = b0 if maxing or res >= b0 else res
         # the answers, ordered by the follower's immediate swing
@@ -318,7 +201,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
         y = legal
         while y:
             bb = y & -y
-            b = _index(bb)
+            b = type_of(bb)
             y ^= bb
             ans[m] = b
             asc[m] = 100 + (b % 6) if beats(b, a, trump) else -pts[b] - (b // 6 == trump) * 8
@@ -328,12 +211,12 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
         for j in range(m):
             b = ans[j]
             bbit = np.int64(1) << b
-            _take(h, follower, bbit)
+            take(h, follower, bbit)
             w = follower if beats(b, a, trump) else leader
             gain = pts[a] + pts[b] if w == 0 else 0
             v = gain + search(h, w, rest - pts[a] - pts[b], lo_w - gain, hi_w - gain, trump, must_head, last,
                               tag, pts, keys, lohi, best, work, stats)
-            _put(h, follower, bbit)
+            put(h, follower, bbit)
             if maxing:
                 if v < inner:
                     inner = v
@@ -344,7 +227,7 @@ def search(h, leader, rest, alpha, beta, trump, must_head, last, tag, pts, keys,
                     inner = v
                 if inner >= hi_w:
                     break
-        _put(h, leader, abit)
+        put(h, leader, abit)
         if (maxing and inner > res) or (not maxing and inner < res):
             res = inner
             mv = a
@@ -403,12 +286,12 @@ class TwoSeatSearch:
     def _run(self, h: np.ndarray, leader: int, trump: int, must_head: bool, last: int) -> int:
         # Bisection on zero-window tests: fewer nodes than one full window (see *Driver* above).
         tag = (np.int64(trump + 1) << 48) | (np.int64(bool(must_head)) << 51) | (np.int64(last) << 52)
-        rest = int(_left(h, _PTS)) + last
+        rest = int(points_left(h, PTS)) + last
         lo, hi = 0, rest
         while lo < hi:
             t = (lo + hi + 1) // 2
             v = int(search(h, np.int64(leader), np.int64(rest), np.int64(t - 1), np.int64(t), np.int64(trump),
-                           bool(must_head), np.int64(last), tag, _PTS, self.keys, self.lohi, self.best, self.work,
+                           bool(must_head), np.int64(last), tag, PTS, self.keys, self.lohi, self.best, self.work,
                            self.stats))
             if v >= t:
                 lo = v
@@ -446,12 +329,12 @@ class TwoSeatSearch:
             if not legal >> b & 1:
                 continue
             w = f if beats(b, a, trump) else leader
-            gain = int(_PTS[a] + _PTS[b]) + (last if final else 0) if w == 0 else 0
+            gain = int(PTS[a] + PTS[b]) + (last if final else 0) if w == 0 else 0
             if final:
                 out[b] = gain
                 continue
             g = h.copy()
-            _take(g, f, np.int64(1) << b)
+            take(g, f, np.int64(1) << b)
             out[b] = gain + self._run(g, w, trump, must_head, last)
         return out, (max if f == 0 else min)(out.values())
 
@@ -466,7 +349,7 @@ class TwoSeatSearch:
         for a in range(N_TYPES):
             if hands[leader][a] > 0:
                 g = h.copy()
-                _take(g, leader, np.int64(1) << a)
+                take(g, leader, np.int64(1) << a)
                 out[a] = self._answers(g, hands, a, leader, trump, must_head, last)[1]
         return out
 
@@ -485,7 +368,7 @@ class TwoSeatSearch:
             b = min(c for c, v in self.card_values(hands, trump, leader, (a,), last, must_head).items() if v == need)
             hands[1 - leader][b] -= 1
             w = 1 - leader if beats(b, a, trump) else leader
-            p = int(_PTS[a] + _PTS[b]) + (last if not hands[0].any() else 0)
+            p = int(PTS[a] + PTS[b]) + (last if not hands[0].any() else 0)
             winners.append(w)
             points.append(p)
             need -= p if w == 0 else 0
