@@ -115,7 +115,8 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
     s.text.append(f"The trump Seven exchange, paired over {ex['deals']} further deals (each deal with an exchange "
                   "played again with the exchange forbidden, same cards and play rules): the exchanger's net gain "
                   f"(own minus opponent's deal score) {ex['gain']:.1f} ± {ex['se']:.1f} points (n = {ex['n']}; "
-                  f"an exchange in {ex['exchange_rate']:.0%} of deals).")
+                  f"an exchange in {ex['exchange_rate']:.0%} of deals, 95 % interval "
+                  f"{ex['exchange_rate_lo']:.0%}-{ex['exchange_rate_hi']:.0%}).")
     sections.append(s)
     prov = {"binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
             "budget": b.name, "meld-odds deals": b.meld_deals, "endgame deals": b.study_deals,

@@ -120,7 +120,33 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
     """Exact double-dummy play: points the soloist's side can guarantee, and more.
 
     With --batch and --json, one JSON object per line (in the order of the file).
+
+    Two-hand (--rules two-hand): an endgame after the talon is exhausted -- two hands of
+    equal size (at most 12), the trump suit, --leader, --trick (at most the lead), --solo
+    (whose points), --target and --cards; exact only.
     """
+    if rules.layout.kind == "talon":
+        from binokel_sim.twohand.views import solve_endgame
+
+        extra = [name for name, given in (("--durch", durch), ("--bettel", bettel), ("--teams", teams is not None),
+                                          ("--batch", batch is not None), ("--need-trick", need_trick),
+                                          ("--query", query is not None), ("--grid", step is not None),
+                                          ("--lo", lo is not None), ("--hi", hi is not None),
+                                          ("--budget", budget is not None)) if given]
+        if extra:
+            raise InputError(f"{extra[0]}: not for two-hand; it offers the exact endgame value with --hands, --trump, "
+                             "--leader, --trick, --solo, --target and --cards")
+        if hands is None:
+            raise InputError("missing --hands (two-hand: the two endgame hands separated by '/')")
+        result = solve_endgame(rules, hands, trump, leader, solo, trick, target, cards)
+        if out is not None:
+            write_table(pd.DataFrame([result]), out)
+        if as_json:
+            echo_json(result)
+        else:
+            click.echo(f"points: seat 0 (forehand) {result['points'][0]}, seat 1 (dealer) {result['points'][1]}")
+            click.echo(_text(result))
+        return
     if batch is not None:
         if hands is not None:
             raise InputError("give either --hands or --batch, not both")

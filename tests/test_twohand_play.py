@@ -8,10 +8,11 @@ import random
 import numpy as np
 import pytest
 
-from binokel_sim.cards import CARD_POINTS, deck_types
+from binokel_sim.cards import CARD_POINTS, counts_of, deck_types, parse_cards
 from binokel_sim.dealing.dealer import Dealer
+from binokel_sim.game.cardplay import play_line
 from binokel_sim.game.simulate import simulate_game
-from binokel_sim.play.solver import Position, Solver
+from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 from binokel_sim.scoring import PlayedDeal, table_scores
@@ -20,9 +21,11 @@ from binokel_sim import streams
 from binokel_sim.twohand.games import simulate_twohand_game
 from binokel_sim.twohand.play import play_deal, replay_deal
 from binokel_sim.twohand.runs import simulate_twohand_games
+from binokel_sim.twohand.search import TwoSeatSearch
 
 from clitools import run_json
-from solver_reference import legal, minimax
+from solver_reference import legal
+from twohand_reference import legal2, minimax2
 
 RULES = load_rules("two-hand")
 
@@ -41,44 +44,71 @@ def _position(rng: random.Random):
         hands = (tuple(h), hands[1]) if leader == 0 else (hands[0], tuple(h))
         trick = (c,)
     counts = tuple(np.bincount(np.array(h, dtype=np.int64), minlength=24).astype(np.uint8) for h in hands)
-    pos = Position(counts, trump, leader, 0, (0,), trick, 10, (0, 0), ())
-    pos._validate()
-    return pos, hands, trick, leader, trump
+    return counts, hands, trick, leader, trump
 
 
-def test_endgame_solver_matches_reference_minimax():
-    rng = random.Random(2015)
-    s = Solver()
+@pytest.mark.parametrize("phase", ["head", "follow"])
+def test_two_seat_search_matches_reference_minimax(phase):
+    # Random endgames of 1-6 tricks, 40 % of them after the lead; both heading options.
+    rng = random.Random(2015 if phase == "head" else 2016)
+    s = TwoSeatSearch()
+    values = set()
     for _ in range(300):
-        pos, hands, trick, leader, trump = _position(rng)
-        assert s.max_points(pos) == minimax(hands, trick, leader, trump, {0})
+        counts, hands, trick, leader, trump = _position(rng)
+        for last in (10, 0):
+            v = s.value(counts, trump, leader, trick, last, phase == "head")
+            assert v == minimax2(hands, trick, leader, trump, phase, last)
+            values.add(v)
+    assert len(values) > 50
 
 
-def test_endgame_card_values_match_reference():
+def test_two_seat_card_values_match_reference():
     rng = random.Random(77)
-    s = Solver()
-    for _ in range(60):
-        pos, hands, trick, leader, trump = _position(rng)
-        p = pos.to_move
-        for c, v in s.card_values(pos).items():
+    s = TwoSeatSearch()
+    for k in range(80):
+        counts, hands, trick, leader, trump = _position(rng)
+        phase = ("head", "follow")[k % 2]
+        p = (leader + len(trick)) % 2
+        vals = s.card_values(counts, trump, leader, trick, 10, phase == "head")
+        assert sorted(vals) == legal2(hands[p], trick, trump, phase)
+        for c, v in vals.items():
             h = list(hands[p])
             h.remove(c)
             nh = (tuple(h), hands[1]) if p == 0 else (hands[0], tuple(h))
-            assert v == minimax(nh, trick + (c,), leader, trump, {0})
+            assert v == minimax2(nh, trick + (c,), leader, trump, phase)
 
 
-def test_full_endgames_bisection_agrees_with_tests_from_above():
-    # 12-trick endgames are beyond the reference minimax: the two-seat exact driver (bisection)
-    # must agree with the anytime driver, whose tests come from above (queries.run_bounds).
+def test_two_seat_search_hand_checked():
+    # Seat 0 EA E10, seat 1 EK GA, Gras trump, seat 0 leads. EA takes EK (15); E10 is then
+    # trumped by GA (21 + 10 last). Leading E10 first: EK must follow (14), GA trumps EA. So 15.
+    hands = (counts_of(parse_cards("EA E10")), counts_of(parse_cards("EK GA")))
+    s = TwoSeatSearch()
+    assert s.value(hands, 1, 0) == 15
+    assert s.card_values(hands, 1, 0) == {0: 15, 1: 14}
+    assert s.line(hands, 1, 0) == ([0, 1], [15, 31])
+
+
+def test_full_endgames_agree_with_the_generic_solver():
+    # 12-trick endgames are beyond the reference minimax: the two-seat search must agree with the
+    # three-seat solver run with two seats (heading), value and exact line.
     ends = [play_deal(RULES, row, endgame="none").endgame for row in Dealer(RULES, seed=3).deal(6)]
-    vals = []
+    s, vals = TwoSeatSearch(), []
     for pos in ends:
-        v = Solver().max_points(pos)
-        b = Solver().bounds(pos)
-        assert b.lo == b.hi == v
+        v = s.value(pos.hands, pos.trump_index, pos.leader)
+        assert v == Solver().max_points(pos)
+        line = play_line(pos, Solver())
+        assert s.line(pos.hands, pos.trump_index, pos.leader) == (list(line.trick_winners), list(line.trick_points))
         vals.append(v)
         assert 0 < v < sum(int(np.dot(h, CARD_POINTS)) for h in pos.hands) + RULES.play.last_trick
     assert len(set(vals)) > 1
+
+
+def test_two_seat_search_rejects_mismatched_hands():
+    from binokel_sim.errors import InputError
+
+    hands = (counts_of(parse_cards("EA E10")), counts_of(parse_cards("EK")))
+    with pytest.raises(InputError, match="do not fit"):
+        TwoSeatSearch().value(hands, 1, 0)
 
 
 def _rows(n, seed=5):
@@ -100,7 +130,7 @@ def test_deal_invariants():
 
 @pytest.mark.parametrize("endgame", ["heuristic", "exact"])
 def test_seeded_deals_replay_move_by_move(endgame):
-    s = Solver()
+    s = TwoSeatSearch()
     for row in _rows(8, seed=9):
         d = play_deal(RULES, row, s, endgame=endgame)
         again = replay_deal(RULES, row, d.events, s, endgame=endgame)
@@ -176,8 +206,6 @@ def test_dealer_sits_out_and_rotates_in_games(tmp_path):
 
 
 def test_options_without_claim_and_without_heading(tmp_path):
-    from binokel_sim.errors import InputError
-
     f = tmp_path / "r.toml"
     f.write_text('inherits = "two-hand"\nname = "no-aus"\n[game]\naus = false\n')
     g = simulate_twohand_game(load_rules(str(f)), seed=3, game=0)
@@ -188,8 +216,12 @@ def test_options_without_claim_and_without_heading(tmp_path):
     free = load_rules(str(f))
     row = _rows(1)[0]
     assert sum(play_deal(free, row, endgame="heuristic").cards) == 250
-    with pytest.raises(InputError, match="must_head"):
-        play_deal(free, row)
+    # The exact endgame honours the option: without heading it searches more answers.
+    pos = play_deal(free, row, endgame="none").endgame
+    s = TwoSeatSearch()
+    free_v = s.value(pos.hands, pos.trump_index, pos.leader, must_head=False)
+    assert play_deal(free, row, s).events[-1][2] == free_v
+    assert sum(play_deal(free, row, s).cards) == 250
 
 
 def _first_to_reach(events, before, turned, target):
@@ -237,3 +269,26 @@ def test_claim_goes_to_the_first_player_to_reach_the_target(tmp_path):
             assert g["winner"] == players[first] == last["claimed_by"]
             checked += 1
     assert checked >= 3
+
+
+def test_summary_rates_carry_wilson_intervals():
+    import pandas as pd
+
+    from binokel_sim.twohand.runs import summarise_twohand
+
+    games = pd.DataFrame({"game": [0, 1, 2, 3], "deals": [1, 1, 1, 1], "winner": [0, 0, 1, -1],
+                          "final_p0": [1000, 1010, 500, 900], "final_p1": [400, 990, 1000, 900],
+                          "exchange_gain": [10.0, None, None, None]})
+    deals = pd.DataFrame({"game": [0, 1, 2, 3], "exchanged_by": [0, -1, -1, -1], "total_p0": [1000, 1010, 500, 900],
+                          "total_p1": [400, 1000, 1000, 900],
+                          **{f"{k}_seat{s}": [1, 2, 3, 4] for k in ("score", "melds", "cards") for s in (0, 1)}})
+    fig = summarise_twohand(games, deals, 1000).set_index("figure")
+    win = fig.loc["win rate player 0 (forehand in deal 1)"]
+    # 2 of 3 finished games: Wilson 95 % by hand, centre 0.5731, half-width 0.3654
+    assert (win["value"], win["n"]) == (2 / 3, 3)
+    assert win["lo"] == pytest.approx(0.2077, abs=2e-4) and win["hi"] == pytest.approx(0.9385, abs=2e-4)
+    ex = fig.loc["deals with a trump Seven exchange"]
+    assert (ex["value"], ex["n"]) == (0.25, 4) and 0 < ex["lo"] < 0.25 < ex["hi"] < 1
+    assert fig.loc["games where both reached the target in the last deal (claim or higher total decided)",
+                   "value"] == 0.25
+    assert np.isnan(fig.loc["deals per game", "lo"])  # a mean carries no interval

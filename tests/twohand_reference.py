@@ -8,7 +8,7 @@ it is exhausted follow suit, else trump, and -- with heading -- the three-hand r
 from __future__ import annotations
 
 from solver_reference import legal as legal_headed
-from solver_reference import winner
+from solver_reference import POINTS, winner
 
 
 def legal2(hand, trick, trump, phase):
@@ -40,3 +40,21 @@ def perft2(hands, trick, leader, trump, phase, depth):
         nh = (tuple(h), hands[1]) if p == 0 else (hands[0], tuple(h))
         total += perft2(nh, trick + (c,), leader, trump, phase, depth - 1)
     return total
+
+
+def minimax2(hands, trick, leader, trump, phase, last=10):
+    """Seat 0's card points from here under ``phase`` (``head`` or ``follow``), plain minimax."""
+    if len(trick) == 2:
+        w = (leader + winner(trick, trump)) % 2
+        gain = sum(POINTS[c % 6] for c in trick) + (last if not any(hands) else 0) if w == 0 else 0
+        return gain + minimax2(hands, (), w, trump, phase, last)
+    p = (leader + len(trick)) % 2
+    if not hands[p]:
+        return 0
+    vals = []
+    for c in legal2(hands[p], trick, trump, phase):
+        h = list(hands[p])
+        h.remove(c)
+        nh = (tuple(h), hands[1]) if p == 0 else (hands[0], tuple(h))
+        vals.append(minimax2(nh, trick + (c,), leader, trump, phase, last))
+    return max(vals) if p == 0 else min(vals)

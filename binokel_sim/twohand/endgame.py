@@ -1,12 +1,13 @@
 """The two-hand endgame (talon exhausted, 12 tricks, both hands known): exact against heuristic.
 
 From the moment the talon runs out every card is known to a player who remembers
-them, so the endgame is a double-dummy problem, solved by
-:class:`binokel_sim.play.solver.Solver` (2 seats). :func:`endgame_study` measures what the
-heuristic's endgame rules (:mod:`.heuristic`) cost: for each endgame the exact value
-``V`` (seat 0's card points, both sides exact), then seat 0 played by the heuristic
-against an exact seat 1 (loss ``V - x``, never negative), seat 1 by the heuristic against
-an exact seat 0 (loss ``y - V`` in seat 1's points), and both by the heuristic (``z - V``).
+them, so the endgame is a double-dummy problem, solved by the two-seat search
+:class:`binokel_sim.twohand.search.TwoSeatSearch` under the rules' heading option.
+:func:`endgame_study` measures what the heuristic's endgame rules (:mod:`.heuristic`)
+cost: for each endgame the exact value ``V`` (seat 0's card points, both sides
+exact), then seat 0 played by the heuristic against an exact seat 1 (loss ``V - x``,
+never negative), seat 1 by the heuristic against an exact seat 0 (loss ``y - V`` in
+seat 1's points), and both by the heuristic (``z - V``).
 
 >>> from binokel_sim.rules import load_rules
 >>> df = endgame_study(load_rules("two-hand"), deals=3, seed=1)
@@ -23,19 +24,22 @@ from binokel_sim import streams
 from binokel_sim.cards import CARD_POINTS
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError
-from binokel_sim.play.legal import legal_in_trick, trick_winner
-from binokel_sim.play.solver import Position, Solver
+from binokel_sim.play.legal import counts_mask, trick_winner
+from binokel_sim.play.solver import Position
 from binokel_sim.rules import Rules
 from binokel_sim.twohand.heuristic import Heuristic
+from binokel_sim.twohand.legal import legal_twohand
 from binokel_sim.twohand.melds import meld_table
 from binokel_sim.twohand.play import play_deal
+from binokel_sim.twohand.search import TwoSeatSearch
 
 #: Stream id of the endgame study's deals.
 ENDGAME_STREAM = streams.stream("twohand_endgame")
 _PTS = [int(x) for x in CARD_POINTS]
 
 
-def play_endgame(pos: Position, exact: tuple[bool, bool], player: Heuristic, solver: Solver) -> int:
+def play_endgame(pos: Position, exact: tuple[bool, bool], player: Heuristic, search: TwoSeatSearch,
+                 must_head: bool = True) -> int:
     """Seat 0's card points (last trick included) when seat ``s`` plays exactly if ``exact[s]``,
     else by the heuristic's endgame rules; exact ties go to the lowest card type."""
     hands = [h.copy() for h in pos.hands]
@@ -44,11 +48,10 @@ def play_endgame(pos: Position, exact: tuple[bool, bool], player: Heuristic, sol
         trick: list[int] = []
         for k in range(2):
             s = (leader + k) % 2
-            arr = np.array(trick + [0], dtype=np.int64)
-            legal = int(legal_in_trick(hands[s], arr, len(trick), trump))
+            led = trick[0] if trick else -1
+            legal = int(legal_twohand(counts_mask(hands[s]), led, led, trump, False, must_head))
             if exact[s]:
-                here = Position(tuple(hands), pos.trump, leader, 0, (0,), tuple(trick), pos.last_trick, (0, 0), ())
-                vals = solver.card_values(here)
+                vals = search.card_values(hands, trump, leader, tuple(trick), pos.last_trick, must_head)
                 card = (max if s == 0 else min)(sorted(vals), key=lambda c: vals[c])
             elif k == 0:
                 card = player.endgame_lead(list(hands[s]), trump)
@@ -69,14 +72,15 @@ def endgame_study(rules: Rules, deals: int, seed: int) -> pd.DataFrame:
     if deals < 1:
         raise InputError(f"--deals: expected a positive integer, got {deals}")
     rows_ = Dealer(rules, seed, stream=ENDGAME_STREAM).deal(deals)
-    solver = Solver()
+    search = TwoSeatSearch()
+    mh = rules.talon.must_head
     out = []
     for i, row in enumerate(rows_):
         pos = play_deal(rules, row, endgame="none").endgame
         assert pos is not None and pos.trump is not None  # a talon deal always reaches its endgame
         player = Heuristic(meld_table(rules)[pos.trump])
-        v = solver.max_points(pos)
-        x, y, z = (play_endgame(pos, e, player, solver) for e in ((False, True), (True, False), (False, False)))
+        v = search.value(pos.hands, trump=pos.trump, leader=pos.leader, last=pos.last_trick, must_head=mh)
+        x, y, z = (play_endgame(pos, e, player, search, mh) for e in ((False, True), (True, False), (False, False)))
         out.append({"deal": i, "exact": v, "heur_vs_exact": x, "exact_vs_heur": y, "heur_vs_heur": z,
                     "loss_seat0": v - x, "loss_seat1": y - v, "both_heur_minus_exact": z - v})
     return pd.DataFrame(out)

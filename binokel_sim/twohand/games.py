@@ -27,17 +27,17 @@ import numpy as np
 
 from binokel_sim import streams
 from binokel_sim.dealing.dealer import Dealer
-from binokel_sim.game.cardplay import play_line
-from binokel_sim.play.solver import Solver
 from binokel_sim.rules import Rules
+from binokel_sim.stats import proportion
 from binokel_sim.twohand.play import DealResult, play_deal
+from binokel_sim.twohand.search import TwoSeatSearch
 
 #: Stream id of the two-hand game simulation's deals.
 #: Stream id of the paired exchange study's deals.
 EXCHANGE_STREAM = streams.stream("twohand_exchange")
 
 
-def _claim(rules: Rules, res: DealResult, before: list[int], solver: Solver) -> int:
+def _claim(rules: Rules, res: DealResult, before: list[int], search: TwoSeatSearch) -> int:
     """Seat that claims the game during this deal under ``game.aus``, else -1."""
     target = rules.game.target
     for run in [(0, 0)] + res.running:
@@ -51,8 +51,8 @@ def _claim(rules: Rules, res: DealResult, before: list[int], solver: Solver) -> 
     # Both get there in the endgame: replay its exact line trick by trick.
     pts = [before[s] + res.turned[s] + res.melds[s] + _talon_cards(res, s) for s in range(2)]
     assert res.endgame is not None  # a finished talon deal has its endgame
-    line = play_line(res.endgame, solver)
-    for w, p in zip(line.trick_winners, line.trick_points):
+    e = res.endgame
+    for w, p in zip(*search.line(e.hands, e.trump_index, e.leader, e.last_trick, rules.talon.must_head)):
         pts[w] += p
         if pts[w] >= target:
             return w
@@ -63,11 +63,11 @@ def _talon_cards(res: DealResult, s: int) -> int:
     return sum(e[5] for e in res.events if e[0] == "trick" and e[4] == s)
 
 
-def simulate_twohand_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
+def simulate_twohand_game(rules: Rules, seed: int, game: int, search: TwoSeatSearch | None = None,
                           max_deals: int = 400) -> dict:
     """Play game ``game`` of ``seed``: a dict with winner (player), deals, totals, per-deal rows
     and the paired exchange figure (``exchange_gain``, None when the first deal had no exchange)."""
-    solver = solver or Solver()
+    search = search or TwoSeatSearch()
     dealer = Dealer(rules, seed, stream=streams.stream("twohand_game", game))
     totals = [0, 0]
     rows: list[dict] = []
@@ -75,14 +75,14 @@ def simulate_twohand_game(rules: Rules, seed: int, game: int, solver: Solver | N
     gain = None
     for j in range(max_deals):
         row = dealer.deal(1, start=j)[0]
-        res = play_deal(rules, row, solver)
+        res = play_deal(rules, row, search)
         player = [(s + j) % 2 for s in range(2)]  # player at seat s
         if j == 0 and res.exchanged >= 0:
-            alt = play_deal(rules, row, solver, seven_exchange=False)
+            alt = play_deal(rules, row, search, seven_exchange=False)
             x = res.exchanged
             gain = (res.scores()[x] - res.scores()[1 - x]) - (alt.scores()[x] - alt.scores()[1 - x])
         before = [totals[player[s]] for s in range(2)]
-        claimed = _claim(rules, res, before, solver) if rules.game.aus else -1
+        claimed = _claim(rules, res, before, search) if rules.game.aus else -1
         sc = res.scores()
         for s in range(2):
             totals[player[s]] += sc[s]
@@ -103,26 +103,29 @@ def simulate_twohand_game(rules: Rules, seed: int, game: int, solver: Solver | N
             "exchange_gain": gain, "rows": rows}
 
 
-def exchange_value(rules: Rules, deals: int, seed: int, solver: Solver | None = None) -> dict:
+def exchange_value(rules: Rules, deals: int, seed: int, search: TwoSeatSearch | None = None) -> dict:
     """The trump Seven exchange, paired over ``deals`` deals: each deal in which a player
     exchanges is played again with the exchange forbidden. Returns the exchanger's mean net
-    gain (own minus opponent's deal score) with its SE and n, and the share of deals with an exchange.
+    gain (own minus opponent's deal score) with its SE and n, and the share of deals with an exchange
+    with its 95 % Wilson interval.
 
     >>> from binokel_sim.rules import load_rules
     >>> sorted(exchange_value(load_rules("two-hand"), 4, 1))
-    ['deals', 'exchange_rate', 'gain', 'n', 'se']
+    ['deals', 'exchange_rate', 'exchange_rate_hi', 'exchange_rate_lo', 'gain', 'n', 'se']
     """
-    solver = solver or Solver()
+    search = search or TwoSeatSearch()
     gains = []
     for row in Dealer(rules, seed, stream=EXCHANGE_STREAM).deal(deals):
-        res = play_deal(rules, row, solver, seven_exchange=True)
+        res = play_deal(rules, row, search, seven_exchange=True)
         x = res.exchanged
         if x < 0:
             continue
-        alt = play_deal(rules, row, solver, seven_exchange=False)
+        alt = play_deal(rules, row, search, seven_exchange=False)
         a, b = res.scores(), alt.scores()
         gains.append((a[x] - a[1 - x]) - (b[x] - b[1 - x]))
     g = np.asarray(gains, dtype=np.float64)
+    rate = proportion(int(g.size), int(deals))
     return {"gain": float(g.mean()) if g.size else float("nan"),
             "se": float(g.std(ddof=1) / np.sqrt(g.size)) if g.size > 1 else float("nan"), "n": int(g.size),
-            "deals": int(deals), "exchange_rate": g.size / deals if deals else float("nan")}
+            "deals": int(deals), "exchange_rate": rate["p"], "exchange_rate_lo": rate["lo"],
+            "exchange_rate_hi": rate["hi"]}

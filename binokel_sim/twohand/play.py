@@ -10,7 +10,7 @@ exchange a trump Seven for the turned card (``talon.seven_exchange``) and declar
 Seven): scored when a Seven is exchanged, else when played -- a Seven still held when the
 talon runs out is scored then, since its holder must play it. The turned Seven scores
 ``talon.turned_seven`` for the dealer and no Diss. Endgame, 12 tricks, every card known to
-both: follow or trump (:mod:`.legal`); played exactly by the double-dummy solver, or by the
+both: follow or trump (:mod:`.legal`); played exactly by the two-seat search (:mod:`.search`), or by the
 heuristic (``endgame="heuristic"``, for measurement). Melds count only with a trick (the exact
 endgame yields points, not tricks: a player is taken to win an endgame trick when he wins
 points there -- only the Diss of a player without a talon-phase trick can depend on it).
@@ -32,12 +32,13 @@ import numpy as np
 from binokel_sim.cards import CARD_POINTS, RANK_7, card_type
 from binokel_sim.errors import InputError
 from binokel_sim.play.legal import beats
-from binokel_sim.play.solver import Position, Solver
+from binokel_sim.play.solver import Position
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import round_points
 from binokel_sim.twohand.heuristic import Heuristic
 from binokel_sim.twohand.legal import legal_twohand
 from binokel_sim.twohand.melds import MeldState, meld_table
+from binokel_sim.twohand.search import TwoSeatSearch
 
 _PTS = [int(x) for x in CARD_POINTS]
 TRICKS = 12
@@ -80,17 +81,17 @@ def check_row(rules: Rules, row) -> np.ndarray:
     return row
 
 
-def play_deal(rules: Rules, row, solver: Solver | None = None, endgame: str = "exact",
+def play_deal(rules: Rules, row, search: TwoSeatSearch | None = None, endgame: str = "exact",
               seven_exchange: bool | None = None) -> DealResult:
     """Play one dealt row; ``seven_exchange`` overrides the rules' option (for the paired study)."""
     row = check_row(rules, row)
     if endgame not in ("exact", "heuristic", "none"):
         raise InputError(f"endgame: expected exact, heuristic or none, got {endgame!r}")
     st = _Talon(rules, row, rules.talon.seven_exchange if seven_exchange is None else seven_exchange)
-    return _finish(rules, st, solver, endgame)
+    return _finish(rules, st, search, endgame)
 
 
-def replay_deal(rules: Rules, row, events: list[tuple], solver: Solver | None = None,
+def replay_deal(rules: Rules, row, events: list[tuple], search: TwoSeatSearch | None = None,
                 endgame: str = "exact") -> DealResult:
     """Play ``row`` again taking every decision (card, exchange, meld) from a recorded ``events``
     list, checking each for legality; the rules produce everything else (winners, draws, points).
@@ -105,20 +106,19 @@ def replay_deal(rules: Rules, row, events: list[tuple], solver: Solver | None = 
     """
     row = check_row(rules, row)
     st = _Replay(rules, row, rules.talon.seven_exchange, events)
-    return _finish(rules, st, solver, endgame)
+    return _finish(rules, st, search, endgame)
 
 
-def _finish(rules: Rules, st: "_Talon", solver: Solver | None, endgame: str) -> DealResult:
+def _finish(rules: Rules, st: "_Talon", search: TwoSeatSearch | None, endgame: str) -> DealResult:
     st.run()
     res = st.result
     pos = st.endgame_position()
     res.endgame = pos
     if endgame == "exact":
-        if not rules.talon.must_head:
-            raise InputError("talon.must_head = false: the exact endgame solver plays with heading only")
-        v = (solver or Solver()).max_points(pos)
+        v = (search or TwoSeatSearch()).value(pos.hands, pos.trump_index, pos.leader, (), rules.play.last_trick,
+                                              rules.talon.must_head)
         rest = int(sum(int(np.dot(h, CARD_POINTS)) for h in pos.hands)) + rules.play.last_trick
-        gained = [v, rest - v] if pos.solo == 0 else [rest - v, v]
+        gained = [v, rest - v]
         for s in range(2):
             st.cards[s] += gained[s]
             st.tricks[s] += 1 if gained[s] > 0 else 0

@@ -3,11 +3,12 @@
 Returns the same :class:`binokel_sim.game.runs.GameResults` as the three-hand games:
 ``games`` (one row per game), ``deals`` (one row per deal: each seat's melds, card
 points and score, running totals, who exchanged the trump Seven, who claimed) and
-``summary`` (figure, value, se, n). Figures: deals per game, forehand's win rate (player
-0, forehand in the first deal), mean score / meld points / card points per deal by
-seat, the share of deals with an exchange and the value of the exchange (paired
-replay, see :mod:`binokel_sim.twohand.games`), games in which both players reached the target
-in the last deal (where the claim rule, or else the higher total, decided).
+``summary`` (figure, value, se, lo, hi, n; lo/hi the Wilson interval of a rate).
+Figures: deals per game, forehand's win rate (player 0, forehand in the first
+deal), mean score / meld points / card points per deal by seat, the share of deals
+with an exchange and the value of the exchange (paired replay, see
+:mod:`binokel_sim.twohand.games`), games in which both players reached the target in
+the last deal (where the claim rule, or else the higher total, decided).
 
 >>> from binokel_sim.rules import load_rules
 >>> res = simulate_twohand_games(load_rules("two-hand"), games=2, seed=1)
@@ -24,7 +25,7 @@ import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
-from binokel_sim.game.results import mean_row
+from binokel_sim.game.results import mean_row, rate_row
 from binokel_sim.runner import Chunk, Job, Scale
 
 GAMES_PER_CHUNK = 4
@@ -32,11 +33,11 @@ GAMES_PER_CHUNK = 4
 
 def twohand_chunk(job: Job, chunk: Chunk) -> list[dict]:
     """Games ``chunk.start .. chunk.stop - 1`` (each a dict, see :func:`.games.simulate_twohand_game`)."""
-    from binokel_sim.play.solver import Solver
     from binokel_sim.twohand.games import simulate_twohand_game
+    from binokel_sim.twohand.search import TwoSeatSearch
 
-    solver = Solver()
-    return [simulate_twohand_game(job.rules, job.seed, g, solver, int(job.params["max_deals"]))
+    search = TwoSeatSearch()
+    return [simulate_twohand_game(job.rules, job.seed, g, search, int(job.params["max_deals"]))
             for g in range(chunk.start, chunk.stop)]
 
 
@@ -65,22 +66,23 @@ def simulate_twohand_games(rules: Rules, games: int, seed: int = 1, scale: Scale
 
 
 def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame, target: int) -> pd.DataFrame:
-    """The summary table; a proportion's SE is sqrt(p(1-p)/n), a mean's the sample SD / sqrt(n).
+    """The summary table: a proportion (rate) with its SE sqrt(p(1-p)/n) and 95 % Wilson interval
+    (``lo``, ``hi``), a mean with the sample SD / sqrt(n) (no interval).
 
     Per-deal figures treat deals as independent (deals of one game share only the totals,
     which the heuristic ignores)."""
     finished = games[games["winner"] >= 0]
-    rows = [mean_row("deals per game", games["deals"]), mean_row("unfinished games", games["winner"] < 0),
-            mean_row("win rate player 0 (forehand in deal 1)", finished["winner"] == 0)]
+    rows = [mean_row("deals per game", games["deals"]), rate_row("unfinished games", games["winner"] < 0),
+            rate_row("win rate player 0 (forehand in deal 1)", finished["winner"] == 0)]
     if len(deals):
         for s, who in ((0, "forehand"), (1, "dealer")):
             for k, what in (("score", "score"), ("melds", "meld points"), ("cards", "card points")):
                 rows.append(mean_row(f"{what} per deal, {who}", deals[f"{k}_seat{s}"]))
-        rows.append(mean_row("deals with a trump Seven exchange", deals["exchanged_by"] >= 0))
+        rows.append(rate_row("deals with a trump Seven exchange", deals["exchanged_by"] >= 0))
         last = deals.groupby("game").tail(1)
         both = (last["total_p0"] >= target) & (last["total_p1"] >= target)
-        rows.append(mean_row("games where both reached the target in the last deal (claim or higher total decided)",
+        rows.append(rate_row("games where both reached the target in the last deal (claim or higher total decided)",
                               both))
     gain = games["exchange_gain"].dropna()
     rows.append(mean_row("value of the trump Seven exchange (exchanger's net gain, first deal)", gain))
-    return pd.DataFrame(rows, columns=["figure", "value", "se", "n"])
+    return pd.DataFrame(rows, columns=["figure", "value", "se", "lo", "hi", "n"])
