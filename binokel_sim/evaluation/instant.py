@@ -36,6 +36,20 @@ from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.rules import Rules
 
 MODEL_FILE = Path(__file__).with_name("instant_model.json")
+#: The model trains on the corpus deals numbered below this and the even-numbered ones above; the odd-numbered
+#: deals from here on are held out for calibration (``binokel calibrate``). Both sets grow with the corpus, and
+#: the first model (fitted on deals 0..499) never saw a held-out deal.
+TRAIN_BELOW = 500
+
+
+def held_out(deals) -> np.ndarray:
+    """Which corpus deal numbers are held out of the fit (see :data:`TRAIN_BELOW`).
+
+    >>> held_out([0, 499, 500, 501, 1203]).tolist()
+    [False, False, False, True, True]
+    """
+    d = np.asarray(deals, dtype=np.int64)
+    return (d >= TRAIN_BELOW) & (d % 2 == 1)
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,15 @@ class InstantModel:
         return dict(value=value, took=r[:, 2] > 0, code=np.zeros(n, np.int64), special_made=np.zeros(n, bool),
                     result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
                     subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
+
+    def p_make(self, rules: Rules, feats: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
+        """Predicted P(make) float[n, len(bids)] of hands with features ``feats[n, 7]`` at ``seats[n]``."""
+        from binokel_sim.evaluation.ladder import outcomes
+
+        out = np.empty((len(feats), len(bids)))
+        for i in range(len(feats)):
+            out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids)[0].mean(axis=0)
+        return out
 
     def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> dict[str, Any]:
         """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``."""

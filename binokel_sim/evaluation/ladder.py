@@ -72,6 +72,36 @@ def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int |
     return top + "a Durch/Bettel scores its own value whatever the bid, so its losses do not scale with the bid"
 
 
+def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[np.ndarray, ...]:
+    """Per deal and bid (arrays [n, len(bids)]): (made, score, went out, made double-dummy).
+
+    The rows :func:`bid_table` averages; calibration compares them one by one with predictions.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> parts = dict(value=np.array([200]), took=np.array([True]), code=np.array([0]), result=np.array([200]),
+    ...              special_made=np.array([False]), subjective=np.array([[190]]), subjective_took=np.array([[True]]))
+    >>> # at 200 his own estimate (190) says go out: -1 x bid beats failing at -2 x bid
+    >>> [x.tolist() for x in outcomes(load_rules("standard"), parts, np.array([180, 200, 210]))[:2]]
+    [[[True, False, False]], [[200, -200, -210]]]
+    """
+    bids = np.asarray(bids, dtype=np.int64)
+    value, took = parts["value"], parts["took"]
+    trump = is_trump(parts["code"])
+    b = bids[None, :]
+    ff = rules.scoring.failure_factor
+    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
+    # A special's score does not depend on the bid: it is the deal's result.
+    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
+    subj, subj_took = parts["subjective"], parts["subjective_took"]
+    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
+    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
+    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
+    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
+    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
+    made = made_dd & ~out_
+    return made, score, out_, made_dd
+
+
 def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
@@ -88,18 +118,7 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
         top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
         step = rules.bidding.bid_step
         bids = bid_ladder(rules, -(-top // step) * step + step)
-    b = bids[None, :].astype(np.int64)
-    ff = rules.scoring.failure_factor
-    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
-    # A special's score does not depend on the bid: it is the deal's result.
-    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
-    subj, subj_took = parts["subjective"], parts["subjective_took"]
-    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
-    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
-    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
-    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
-    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
-    made = made_dd & ~out_
+    made, score, out_, made_dd = outcomes(rules, parts, bids)
     n = value.shape[0]
     p = made.mean(axis=0)
     ps = out_.mean(axis=0)
