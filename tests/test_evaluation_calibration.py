@@ -13,6 +13,16 @@ from clitools import run_json
 from test_evaluation_cli import toy_dd  # noqa: F401  (fixture)
 
 
+def test_instant_model_key_is_the_corpus_rules_hash():
+    from binokel_sim.corpus.manifest import rules_hash
+
+    for preset in ("standard", "kreuz", "four-solo", "standard-48"):
+        rules = load_rules(preset)
+        m = load_instant(rules)
+        assert m is None or m.rules_hash == rules_hash(rules)
+    assert load_instant(load_rules("standard")).rules_hash == rules_hash(load_rules("standard"))
+
+
 def test_reliability_clusters_questions_of_one_deal():
     # Deal 0 answers both of its questions alike: clustered, the bin holds one independent outcome's worth.
     pred, made = np.array([0.5, 0.5, 0.5, 0.5]), np.array([1, 1, 0, 0])

@@ -144,12 +144,14 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None) -> InstantMode
 
 def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
     """The fitted model for ``rules`` (by content hash), or None when none was fitted."""
-    from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.provenance import rules_hash
 
     p = Path(path) if path else MODEL_FILE
     if not p.is_file():
         return None
-    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules))
+    # The corpus manifest's key (corpus.manifest.rules_hash: the first 16 digits), without importing the corpus
+    # package, whose builder pulls in the study code: ``binokel bid``'s start-up time (tests check they agree).
+    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules)[:16])
     return InstantModel(**d) if d else None
 
 
