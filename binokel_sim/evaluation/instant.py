@@ -89,16 +89,21 @@ class InstantModel:
             out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids)[0].mean(axis=0)
         return out
 
-    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> dict[str, Any]:
-        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``."""
+    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8, frame: bool = True
+               ) -> dict[str, Any]:
+        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``.
+
+        ``bids``: a DataFrame, or with ``frame=False`` its columns (a dict of arrays: no pandas import).
+        """
         from binokel_sim.exchange.candidates import as_counts
-        from binokel_sim.evaluation.ladder import summarise
+        from binokel_sim.evaluation.ladder import bid_table, decisions, ladder_columns
 
         counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
         feats = np.empty((1, len(FEATURES)), dtype=np.int64)
         features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
         total = self.line(feats[0], seat)
-        s = summarise(rules, self.parts(total), confidence)
+        bids = (bid_table if frame else ladder_columns)(rules, self.parts(total))
+        s = {"bids": bids, **decisions(rules, bids, confidence)}
         t0, tc, tsd = self.tapp
         x = np.concatenate([[1.0], feats[0].astype(np.float64)])
         tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))

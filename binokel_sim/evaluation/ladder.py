@@ -31,15 +31,17 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import bid_ladder, surrender_choice
 from binokel_sim.stats import wilson
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: the instant tier's start-up does without it
+    import pandas as pd
 
 SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ceiling: highest bid with"
              " E[score] > 0; safe: highest bid with P(make) >= confidence")
@@ -103,6 +105,14 @@ def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[np.ndarr
 
 
 def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
+    """:func:`ladder_columns` as a DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(ladder_columns(rules, parts, bids))
+
+
+def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None
+                   ) -> dict[str, np.ndarray]:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
@@ -124,11 +134,23 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
     lo, hi = wilson(made.sum(axis=0), n)
-    return pd.DataFrame({
-        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
+    return {
+        "bid": np.asarray(bids), "n": np.full(len(bids), n), "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
+        "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
-    })
+    }
+
+
+def decisions(rules: Rules, cols, confidence: float) -> dict[str, Any]:
+    """Ceiling and safe bid of a ladder (columns or frame), with :func:`order_note`."""
+    bid = np.asarray(cols["bid"])
+    pos = bid[np.asarray(cols["expected_score"]) > 0]
+    safe = bid[np.asarray(cols["p_make"]) >= confidence]
+    ceiling_bid = int(pos.max()) if pos.size else None
+    safe_bid = int(safe.max()) if safe.size else None
+    return dict(ceiling_bid=ceiling_bid, safe_bid=safe_bid,
+                order_note=order_note(rules, confidence, safe_bid, ceiling_bid))
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float]:
@@ -141,19 +163,16 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
     """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
     P(Durch) from merged parts."""
+    import pandas as pd
+
     bids = bid_table(rules, parts)
-    pos = bids[bids["expected_score"] > 0]
-    safe = bids[bids["p_make"] >= confidence]
     n = parts["code"].shape[0]
     shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
     lo, hi = wilson(shares * n, n)
     contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
                               "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
-    ceiling_bid = int(pos["bid"].max()) if len(pos) else None
-    safe_bid = int(safe["bid"].max()) if len(safe) else None
     return dict(
-        bids=bids, ceiling_bid=ceiling_bid, safe_bid=safe_bid,
-        order_note=order_note(rules, confidence, safe_bid, ceiling_bid),
+        bids=bids, **decisions(rules, bids, confidence),
         tapp_value=mean_se(parts["result"] - parts["base_result"]),
         total_with_tapp=mean_se(parts["result"]), total_tapp_unseen=mean_se(parts["base_result"]),
         contracts=contracts, p_durch=mean_se(parts["durch"]),
@@ -166,6 +185,7 @@ def safe_bid_se(bids: pd.DataFrame, safe: int | None) -> float:
     The posterior standard deviation under a uniform prior, Beta(x + 1, n - x + 1): close
     to the binomial standard error, but never 0 (0 of 100 made does not mean "known exactly").
 
+    >>> import pandas as pd
     >>> round(safe_bid_se(pd.DataFrame({"bid": [150], "n": [100], "p_make": [1.0]}), 150), 4)
     0.0097
     """
