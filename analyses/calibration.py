@@ -118,3 +118,155 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
     table.attrs.update({"study": "calibration", "rules": rules.name, "seed": seed, "deals": deals, "policy": policy,
                         "max_abs_gap": float(table["gap"].abs().max()) if len(table) else float("nan")})
     return table
+
+
+# --- The two tiers of ``binokel bid`` on held-out corpus deals -------------------------------------------------
+# The corpus holds each deal's realised double-dummy outcome (the heuristic exchange, going out by the soloist's
+# own estimate), so a tier's prediction for the soloist's hand can be scored against it without solving anything.
+
+
+def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int = 10) -> pd.DataFrame:
+    """Deciles (``bins`` equal-count groups by rank) of predicted P(make) against the realised rate.
+
+    Per bin: n questions, the distinct deals, mean prediction, realised rate with a standard error
+    clustered by deal (several questions of one deal are not independent) and its Wilson interval
+    (via the effective n), the gap and whether it is within 2 points.
+
+    >>> t = reliability(np.array([0.1, 0.1, 0.9, 0.9]), np.array([0, 0, 1, 1]), np.arange(4), bins=2)
+    >>> t[["n", "deals", "predicted", "realised", "gap"]].round(3).values.tolist()
+    [[2.0, 2.0, 0.1, 0.0, -0.1], [2.0, 2.0, 0.9, 1.0, 0.1]]
+    """
+    from binokel_sim.stats import wilson_from_se
+
+    order = np.argsort(pred, kind="stable")
+    rows = []
+    for sel in np.array_split(order, bins):
+        if sel.size == 0:
+            continue
+        p, y = pred[sel], made[sel].astype(np.float64)
+        r = float(y.mean())
+        _, inv = np.unique(deal[sel], return_inverse=True)
+        se = float(np.sqrt((np.bincount(inv, weights=y - r) ** 2).sum()) / sel.size)
+        lo, hi = wilson_from_se(r, se, sel.size)
+        rows.append({"bin_from": float(p.min()), "bin_to": float(p.max()), "n": float(sel.size),
+                     "deals": float(inv.max() + 1), "predicted": float(p.mean()), "realised": r, "realised_se": se,
+                     "realised_lo": float(lo), "realised_hi": float(hi), "gap": r - float(p.mean()),
+                     "within_2pp": bool(abs(r - float(p.mean())) <= 0.02)})
+    return pd.DataFrame(rows)
+
+
+def brier(pred: np.ndarray, made: np.ndarray, deal: np.ndarray) -> dict[str, float]:
+    """Brier score with its standard error (clustered by deal) and the base rate's Brier as the reference.
+
+    >>> brier(np.array([0.5, 0.5]), np.array([0, 1]), np.arange(2))["brier"]
+    0.25
+    """
+    y = made.astype(np.float64)
+    e = (pred - y) ** 2
+    _, inv = np.unique(deal, return_inverse=True)
+    se = float(np.sqrt((np.bincount(inv, weights=e - e.mean()) ** 2).sum()) / e.size)
+    return {"brier": float(e.mean()), "brier_se": se, "base_rate_brier": float(((y.mean() - y) ** 2).mean()),
+            "n": int(e.size), "deals": int(inv.max() + 1)}
+
+
+def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, str]:
+    """The held-out deals of the corpus (:func:`binokel_sim.evaluation.instant.held_out`) and a sentence naming them."""
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.instant import TRAIN_BELOW, held_out
+
+    folder = corpus or find_corpus(rules)
+    if folder is None:
+        raise InputError(f"no shipped corpus for rules {rules.name!r}: give a corpus folder (binokel corpus build)")
+    df = load_corpus(folder, rules).df
+    rows = df[held_out(df["deal"].to_numpy())].reset_index(drop=True)
+    if len(rows) < 2:
+        raise InputError(f"corpus {folder}: {len(rows)} held-out deals (odd-numbered from {TRAIN_BELOW} on), need 2")
+    return rows, (f"{len(rows)} held-out deals of {len(df)} in {folder}: the odd-numbered ones from {TRAIN_BELOW} on"
+                  f" (deals {int(rows['deal'].min())}..{int(rows['deal'].max())})")
+
+
+def _asked(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row index, bid) of every question: one bid per deal in turn (``one``), or the whole ladder (``ladder``)."""
+    ladder = bid_ladder(rules, rules.bidding.min_bid + span)
+    if questions == "one":
+        return np.arange(len(rows)), ladder[rows["deal"].to_numpy() % len(ladder)]
+    return np.repeat(np.arange(len(rows)), len(ladder)), np.tile(ladder, len(rows))
+
+
+def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray) -> np.ndarray:
+    from binokel_sim.evaluation.ladder import outcomes
+    from binokel_sim.evaluation.study import parts_of
+
+    ladder = np.unique(bids)
+    made = outcomes(rules, parts_of(rows), ladder)[0]
+    return made[idx, np.searchsorted(ladder, bids)]
+
+
+def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray) -> np.ndarray:
+    ladder = np.unique(bids)
+    p = model.p_make(rules, rows[list(FEATURES)].to_numpy(), rows["soloist"].to_numpy(), ladder)
+    return p[idx, np.searchsorted(ladder, bids)]
+
+
+def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
+                        questions: str = "one", bins: int = 10, span: int = 300) -> pd.DataFrame:
+    """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
+    the deals used and the model's provenance in ``attrs``.
+
+    ``questions="one"``: deal ``d`` is asked one bid, ``ladder[d mod len(ladder)]`` (independent outcomes);
+    ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
+    ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
+    """
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.instant import load_instant
+
+    rules = as_rules(rules)
+    if questions not in ("one", "ladder"):
+        raise InputError(f"questions: expected one or ladder, got {questions!r}")
+    model = model or load_instant(rules)
+    if model is None:
+        raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
+    rows, which = held_out_rows(rules, corpus)
+    idx, bids = _asked(rules, rows, questions, span)
+    pred, made = _instant_pred(rules, model, rows, idx, bids), _realised(rules, rows, idx, bids)
+    deal = rows["deal"].to_numpy()[idx]
+    table = reliability(pred, made, deal, bins)
+    table.attrs.update({"study": "calibration", "tier": "instant", "rules": rules.name, "held_out": which,
+                        "questions": questions, **brier(pred, made, deal), "model": model.provenance,
+                        "max_abs_gap": float(table["gap"].abs().max())})
+    return table
+
+
+def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, deals: int = 20,
+                        samples: int = 50, seed: int = 1, policy: str = "heuristic", bins: int = 5,
+                        scale: Scale | None = None, dd=None, span: int = 300) -> pd.DataFrame:
+    """The checked tier (``binokel bid --samples``) on the first ``deals`` held-out corpus deals, one bid each
+    (as :func:`instant_calibration` ``questions="one"``); the instant tier's Brier on the same questions in
+    ``attrs["instant"]``. Costs ``deals x samples`` double-dummy samples.
+    """
+    from binokel_sim.evaluation.hand import evaluate_hand
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.ladder import outcomes
+
+    rules = as_rules(rules)
+    check_count("deals", deals, minimum=2)
+    rows, which = held_out_rows(rules, corpus)
+    rows = rows.head(deals).reset_index(drop=True)
+    idx, bids = _asked(rules, rows, "one", span)
+    pred = np.empty(len(rows))
+    for i, r in enumerate(rows.itertuples()):
+        hand = [c for c, k in enumerate(getattr(r, f"hand{r.soloist}")) for _ in range(int(k))]  # counts -> cards
+        ev = evaluate_hand(hand, rules, seat=int(r.soloist), samples=samples, seed=seed, policy=policy,
+                           scale=scale, dd=dd)
+        pred[i] = outcomes(rules, ev.parts, bids[i:i + 1])[0].mean()
+    made = _realised(rules, rows, idx, bids)
+    deal = rows["deal"].to_numpy()
+    table = reliability(pred, made, deal, bins)
+    model = load_instant(rules)
+    inst = brier(_instant_pred(rules, model, rows, idx, bids), made, deal) if model else None
+    table.attrs.update({"study": "calibration", "tier": "checked", "rules": rules.name, "seed": seed,
+                        "samples": samples, "policy": policy, "held_out": f"the first {len(rows)} of " + which,
+                        "questions": "one", **brier(pred, made, deal), "instant": inst,
+                        "max_abs_gap": float(table["gap"].abs().max())})
+    return table

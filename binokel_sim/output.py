@@ -22,11 +22,12 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Iterator
 
 from binokel_sim.errors import InputError
+
+if TYPE_CHECKING:  # the writers only call the frame's methods: no pandas import for commands that write none
+    import pandas as pd
 
 
 def _read_umask() -> int:

@@ -30,7 +30,7 @@ def render(ev, rows: int = 40) -> str:
         f"going out after the Tapp decided by {ev.surrender_basis}",
         SEMANTICS + " (a surrender counts as not made)",
         "",
-        *_table_lines(ev.bids, rows),
+        *_table_lines(ev.bids.to_dict(orient="records"), rows),
     ]
     lines += [
         "",
@@ -49,12 +49,16 @@ def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, con
             *([f"note: {note}"] if note else [])]
 
 
-def _table_lines(bids, rows: int) -> list[str]:
+def _records(cols: dict) -> list[dict]:
+    """Rows of a ladder given as columns (:func:`binokel_sim.evaluation.ladder.ladder_columns`)."""
+    return [dict(zip(cols, (v.item() for v in row))) for row in zip(*cols.values())]
+
+
+def _table_lines(bids: list[dict], rows: int) -> list[str]:
     lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"]
-    for r in bids.head(rows).itertuples():
-        lines.append(f"{r.bid:>5} {r.p_make:>8.3f} [{r.p_make_lo:.3f}, {r.p_make_hi:.3f}] {r.expected_score:>9.1f}"
-                     f" ± {r.expected_score_se:5.1f}"
-                     f" {r.p_surrender:>10.3f}")
+    for r in bids[:rows]:
+        lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
+                     f" {r['expected_score']:>9.1f} ± {r['expected_score_se']:5.1f} {r['p_surrender']:>10.3f}")
     if len(bids) > rows:
         lines.append(f"  ... {len(bids) - rows} more rows (--json or --out for all)")
     return lines
@@ -67,7 +71,7 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}; check with --samples N",
              "going out after the Tapp decided by the model's own estimate (its residual pairs)",
-             SEMANTICS + " (a surrender counts as not made)", "", *_table_lines(a["bids"], rows), ""]
+             SEMANTICS + " (a surrender counts as not made)", "", *_table_lines(_records(a["bids"]), rows), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
               "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
     return "\n".join(lines)
@@ -80,11 +84,11 @@ def compare_tiers(checked, instant) -> list[int]:
     return [int(b) for b in m["bid"][(m["p_make"] - m["p_make_i"]).abs() > 2 * se]]
 
 
-def _instant(rules, cards, seat: int, confidence: float):
+def _instant(rules, cards, seat: int, confidence: float, frame: bool):
     from binokel_sim.evaluation.instant import load_instant
 
     m = load_instant(rules)
-    return None if m is None else m.advise(cards, rules, seat, confidence)
+    return None if m is None else m.advise(cards, rules, seat, confidence, frame=frame)
 
 
 @click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
@@ -130,18 +134,21 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     if scale.checkpoint or scale.scheduler:
         raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
     rules.require_auction("bid evaluation")
-    instant = _instant(rules, h.cards, seat, confidence)
+    # The instant tier's columns need no pandas (start-up time); the checked tier compares frames.
+    instant = _instant(rules, h.cards, seat, confidence, frame=samples is not None)
     if samples is None:
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")
         if out is not None:
-            write_table(instant["bids"], out)
+            import pandas as pd
+
+            write_table(pd.DataFrame(instant["bids"]), out)
         if as_json:
             echo_json({"tier": "instant", "hand": format_cards(h.cards), "seat": seat, "rules": rules.name,
                        "confidence": confidence, "semantics": SEMANTICS, **{k: v for k, v in instant.items()
                                                                              if k != "bids"},
-                       "bids": instant["bids"].to_dict(orient="records")})
+                       "bids": _records(instant["bids"])})
         else:
             click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence))
         return

@@ -1,8 +1,10 @@
 """The ``binokel`` command tree, registered in one place.
 
 Command modules define plain Click commands and never import this module or
-:mod:`binokel_sim.cli.main`; the groups and every ``add_command`` live here, so the
-imports run one way: main -> commands -> command modules.
+:mod:`binokel_sim.cli.main`; the groups and every command's registration live here, so the
+imports run one way: main -> commands -> command modules. A command module is imported
+only when its command is looked up (:class:`LazyCommands`): ``binokel bid`` never pays for
+the report's or the game simulator's imports.
 """
 
 from __future__ import annotations
@@ -11,19 +13,134 @@ import click
 
 from binokel_sim import __version__
 
-from .bid import bid_cmd
-from .compare import compare_cmd
-from .corpus import corpus
-from .deal import deal_cmd
-from .melds import melds_cmd
-from .odds_bids import odds_bids_cmd
-from .odds_melds import odds_melds_cmd
-from .odds_tapp import odds_tapp_cmd
-from .report import report_cmd
-from .simulate_games import games_cmd
-from .solve import solve_cmd
-from .fit_instant import fit_instant_cmd
-from .studies import calibrate_cmd, fit_formula_cmd
+
+def _bid() -> click.Command:
+    from .bid import bid_cmd
+
+    return bid_cmd
+
+
+def _calibrate() -> click.Command:
+    from .studies import calibrate_cmd
+
+    return calibrate_cmd
+
+
+def _compare() -> click.Command:
+    from .compare import compare_cmd
+
+    return compare_cmd
+
+
+def _corpus() -> click.Command:
+    from .corpus import corpus
+
+    return corpus
+
+
+def _deal() -> click.Command:
+    from .deal import deal_cmd
+
+    return deal_cmd
+
+
+def _melds() -> click.Command:
+    from .melds import melds_cmd
+
+    return melds_cmd
+
+
+def _report() -> click.Command:
+    from .report import report_cmd
+
+    return report_cmd
+
+
+def _solve() -> click.Command:
+    from .solve import solve_cmd
+
+    return solve_cmd
+
+
+def _fit_formula() -> click.Command:
+    from .studies import fit_formula_cmd
+
+    return fit_formula_cmd
+
+
+def _fit_instant() -> click.Command:
+    from .fit_instant import fit_instant_cmd
+
+    return fit_instant_cmd
+
+
+def _odds_bids() -> click.Command:
+    from .odds_bids import odds_bids_cmd
+
+    return odds_bids_cmd
+
+
+def _odds_melds() -> click.Command:
+    from .odds_melds import odds_melds_cmd
+
+    return odds_melds_cmd
+
+
+def _odds_tapp() -> click.Command:
+    from .odds_tapp import odds_tapp_cmd
+
+    return odds_tapp_cmd
+
+
+def _games() -> click.Command:
+    from .simulate_games import games_cmd
+
+    return games_cmd
+
+
+#: Largest value any integer option takes: far beyond any sensible run, far below int64 overflow.
+MAX_INT = 10**15
+
+
+def bound_integers(cmd: click.Command) -> click.Command:
+    """Give every integer option of ``cmd`` an upper bound, so a huge number is a one-line range error, never an
+    OverflowError from numpy deep inside."""
+    for p in cmd.params:
+        t = p.type
+        if isinstance(t, click.IntRange) and t.max is None:
+            p.type = click.IntRange(min=t.min, max=MAX_INT, min_open=t.min_open, clamp=t.clamp)
+        elif t is click.INT:
+            p.type = click.IntRange(min=None, max=MAX_INT)
+    return cmd
+
+
+class LazyCommands(dict):
+    """A group's commands by name, each imported (and its integers bounded) when first looked up: ``binokel bid``
+    imports the bid command's modules only, not every command's (start-up time of the instant tier)."""
+
+    def _load(self, name: str) -> click.Command:
+        cmd = dict.__getitem__(self, name)
+        if not isinstance(cmd, click.Command):
+            cmd = bound_integers(cmd()) if callable(cmd) else cmd
+            dict.__setitem__(self, name, cmd)
+        return cmd
+
+    def __getitem__(self, name: str) -> click.Command:
+        return self._load(name)
+
+    def get(self, name, default=None):  # type: ignore[override]
+        return self._load(name) if name in self else default
+
+    def values(self):  # type: ignore[override]
+        return [self._load(n) for n in self]
+
+    def items(self):  # type: ignore[override]
+        return [(n, self._load(n)) for n in self]
+
+
+def _lazy(group: click.Group, loaders: dict) -> click.Group:
+    group.commands = LazyCommands(loaders)
+    return group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,13 +165,7 @@ def fit() -> None:
 
 
 # One line per command; keep alphabetical within each group.
-for command in (bid_cmd, calibrate_cmd, compare_cmd, deal_cmd, melds_cmd, report_cmd, solve_cmd):
-    cli.add_command(command)
-for group in (corpus, fit, odds, simulate):
-    cli.add_command(group)
-fit.add_command(fit_formula_cmd)
-fit.add_command(fit_instant_cmd)
-odds.add_command(odds_bids_cmd)
-odds.add_command(odds_melds_cmd)
-odds.add_command(odds_tapp_cmd)
-simulate.add_command(games_cmd)
+_lazy(cli, {"bid": _bid, "calibrate": _calibrate, "compare": _compare, "corpus": _corpus, "deal": _deal,
+            "fit": lambda: _lazy(fit, {"formula": _fit_formula, "instant": _fit_instant}), "melds": _melds,
+            "odds": lambda: _lazy(odds, {"bids": _odds_bids, "melds": _odds_melds, "tapp": _odds_tapp}),
+            "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve})

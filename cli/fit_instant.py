@@ -17,7 +17,7 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
 @quiet_option
 def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: bool) -> None:
     """Fit the soloist's total on the hand's features and seat, keeping the residuals (see
-    :mod:`binokel_sim.evaluation.instant`).
+    :mod:`binokel_sim.evaluation.instant`), on the corpus deals not held out for calibration.
 
     \b
     Example:
@@ -25,13 +25,15 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
     """
     from binokel_sim.corpus.reader import find_corpus, load_corpus
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import fit_instant, save_instant
+    from binokel_sim.evaluation.instant import TRAIN_BELOW, fit_instant, held_out, save_instant
 
     folder = corpus_dir or find_corpus(rules)
     if folder is None:
         raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
     c = load_corpus(folder, rules)
-    m = fit_instant(c.df, rules, c.provenance())
+    train = c.df[~held_out(c.df["deal"].to_numpy())]
+    m = fit_instant(train, rules, {**c.provenance(), "deals": f"{len(train)} of {c.n}: numbered below {TRAIN_BELOW}"
+                                   f" or even (the odd ones from {TRAIN_BELOW} on are held out for calibration)"})
     where = save_instant(m) if write else None
     if out is not None:
         import pandas as pd
@@ -48,4 +50,5 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
                    "written": str(where) if where else None})
         return
     click.echo(f"# instant model: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
-               f" {c.n} in {folder}; residual sd {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))
+               f" {len(train)} training deals ({c.n} in {folder}, the rest held out); residual sd"
+               f" {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))

@@ -16,32 +16,12 @@ from binokel_sim.errors import InputError
 from binokel_sim.runner import Interrupted
 
 
-#: Largest value any integer option takes: far beyond any sensible run, far below int64 overflow.
-MAX_INT = 10**15
-
-
-def _bound_integers(group: click.Group) -> None:
-    """Give every integer option an upper bound, so a huge number is a one-line range error, never an
-    OverflowError from numpy deep inside."""
-    for cmd in group.commands.values():
-        if isinstance(cmd, click.Group):
-            _bound_integers(cmd)
-            continue
-        for p in cmd.params:
-            t = p.type
-            if isinstance(t, click.IntRange) and t.max is None:
-                p.type = click.IntRange(min=t.min, max=MAX_INT, min_open=t.min_open, clamp=t.clamp)
-            elif t is click.INT:
-                p.type = click.IntRange(min=None, max=MAX_INT)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning user errors into one line and exit 2."""
     from binokel_sim.provenance import set_command
 
     from .commands import cli
 
-    _bound_integers(cli)
     set_command(["binokel", *(sys.argv[1:] if argv is None else argv)])
     try:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from binokel_sim.output import write_figure, write_table
 
-from .common import (echo_table, charts_options, echo_json, json_option, out_option, quiet_option, rules_option,
+from .common import (charts_options, echo_json, echo_table, json_option, out_option, quiet_option, rules_option,
                      seed_option)
 from .scale_options import scale_options
 from .study_options import study_options
@@ -56,8 +56,19 @@ def fit_formula_cmd(rules, deals: int, policy: str, seed: int, write: bool, out,
     click.echo(f.rule_of_thumb())
 
 
-@click.command("calibrate", short_help="Check the hand formula's P(make) against play outcomes.")
+@click.command("calibrate", short_help="Check predicted P(make) (bid tiers, hand formula) against play outcomes.")
 @rules_option
+@click.option("--tier", type=click.Choice(("instant", "checked", "formula")), default="instant", show_default=True,
+              help="instant / checked: binokel bid's tiers on the corpus deals held out of the instant fit;"
+                   " formula: the hand formula on --deals fresh double-dummy deals.")
+@click.option("--questions", type=click.Choice(("ladder", "one")), default="ladder", show_default=True,
+              help="instant: every bid 150..450 of each held-out deal (errors clustered by deal), or one bid each.")
+@click.option("--held-out", "held", type=click.IntRange(min=2), default=20, show_default=True,
+              help="checked: the first N held-out deals, each evaluated with --samples deals.")
+@click.option("--samples", type=click.IntRange(min=1), default=50, show_default=True,
+              help="checked: samples per held-out deal (binokel bid --samples).")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
+              help="instant / checked: corpus folder (default: the shipped corpus of these rules).")
 @study_options
 @seed_option(default=2)
 @out_option()
@@ -65,26 +76,43 @@ def fit_formula_cmd(rules, deals: int, policy: str, seed: int, write: bool, out,
 @json_option
 @quiet_option
 @scale_options
-def calibrate_cmd(rules, deals: int, policy: str, seed: int, out, charts, chart_format: str, as_json: bool,
-                  quiet: bool, scale, solve_budget) -> None:
-    """Predicted P(make) of the committed hand formula against the realised make rate, by bin.
+def calibrate_cmd(rules, tier: str, questions: str, held: int, samples: int, corpus_dir, deals: int, policy: str,
+                  seed: int, out, charts, chart_format: str, as_json: bool, quiet: bool, scale, solve_budget) -> None:
+    """Predicted P(make) against the realised double-dummy outcome, by deciles of the prediction, with the Brier
+    score. The instant model never saw the held-out deals (the odd-numbered corpus deals from 500 on).
 
     \b
-    Example:
-      binokel calibrate --rules standard --deals 1000 --seed 2 --out cal.csv --charts charts/
+    Examples:
+      binokel calibrate --rules standard
+      binokel calibrate --rules standard --tier checked --held-out 20 --samples 50
+      binokel calibrate --rules standard --tier formula --deals 1000 --seed 2 --out cal.csv --charts charts/
     """
-    from binokel_sim.analyses.calibration import calibrate, chart
+    from binokel_sim.analyses import calibration as cal
 
-    table = calibrate(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
+    if tier == "instant":
+        table = cal.instant_calibration(rules, corpus_dir, questions=questions)
+    elif tier == "checked":
+        table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
+    else:
+        table = cal.calibrate(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
+    a = table.attrs
+    n = a.get("n", a.get("deals"))
     if out is not None:
         write_table(table, out)
     if charts is not None:
-        write_figure(chart(table, f"Calibration, {rules.name}, n = {deals}, seed {seed}"),
+        write_figure(cal.chart(table, f"Calibration ({tier}), {rules.name}, n = {n}"),
                      Path(charts) / f"calibration.{chart_format}")
     if as_json:
-        echo_json({**table.attrs, "table": table.to_dict(orient="records")})
+        echo_json({**a, "table": table.to_dict(orient="records")})
         return
-    a = table.attrs
-    click.echo(f"# calibration: rules {a['rules']}, seed {a['seed']}, {a['deals']} deals, policy {a['policy']}; "
-               f"largest gap {a['max_abs_gap']:.3f}")
+    if tier == "formula":
+        click.echo(f"# calibration of the hand formula: rules {a['rules']}, seed {a['seed']}, {a['deals']} deals,"
+                   f" policy {a['policy']}; largest gap {a['max_abs_gap']:.3f}")
+    else:
+        click.echo(f"# calibration of the {tier} tier: rules {a['rules']}, {a['held_out']}; {a['n']} questions"
+                   f" ({a['questions']} per deal); Brier {a['brier']:.4f} ± {a['brier_se']:.4f} (base rate"
+                   f" {a['base_rate_brier']:.4f}); largest gap {a['max_abs_gap']:.3f}")
+        if a.get("instant"):
+            click.echo(f"# instant tier on the same questions: Brier {a['instant']['brier']:.4f}"
+                       f" ± {a['instant']['brier_se']:.4f}")
     echo_table(table, "{:.3f}")

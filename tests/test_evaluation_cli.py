@@ -143,6 +143,7 @@ def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
     assert 0 < f["provenance"]["n_train"] <= 24 and f["provenance"]["n_test"] <= 12
     table = pd.read_csv(tmp_path / "f.csv", comment="#")  # first line: the provenance
     assert table["term"].tolist() == ["intercept", "melds", "aces", "tens", "trump_len"]
-    rep = run_json(capsys, "calibrate", "--deals", "30", "--seed", "2", "--charts", str(tmp_path / "ch"), "-q")
+    rep = run_json(capsys, "calibrate", "--tier", "formula", "--deals", "30", "--seed", "2", "--charts",
+                   str(tmp_path / "ch"), "-q")
     assert rep["rules"] == "standard" and rep["deals"] == 30 and sum(r["n"] for r in rep["table"]) == 30
     assert (tmp_path / "ch" / "calibration.png").read_bytes()[:4] == b"\x89PNG"

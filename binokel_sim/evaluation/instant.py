@@ -36,6 +36,20 @@ from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.rules import Rules
 
 MODEL_FILE = Path(__file__).with_name("instant_model.json")
+#: The model trains on the corpus deals numbered below this and the even-numbered ones above; the odd-numbered
+#: deals from here on are held out for calibration (``binokel calibrate``). Both sets grow with the corpus, and
+#: the first model (fitted on deals 0..499) never saw a held-out deal.
+TRAIN_BELOW = 500
+
+
+def held_out(deals) -> np.ndarray:
+    """Which corpus deal numbers are held out of the fit (see :data:`TRAIN_BELOW`).
+
+    >>> held_out([0, 499, 500, 501, 1203]).tolist()
+    [False, False, False, True, True]
+    """
+    d = np.asarray(deals, dtype=np.int64)
+    return (d >= TRAIN_BELOW) & (d % 2 == 1)
 
 
 @dataclass(frozen=True)
@@ -66,16 +80,30 @@ class InstantModel:
                     result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
                     subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
 
-    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> dict[str, Any]:
-        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``."""
+    def p_make(self, rules: Rules, feats: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
+        """Predicted P(make) float[n, len(bids)] of hands with features ``feats[n, 7]`` at ``seats[n]``."""
+        from binokel_sim.evaluation.ladder import outcomes
+
+        out = np.empty((len(feats), len(bids)))
+        for i in range(len(feats)):
+            out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids)[0].mean(axis=0)
+        return out
+
+    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8, frame: bool = True
+               ) -> dict[str, Any]:
+        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``.
+
+        ``bids``: a DataFrame, or with ``frame=False`` its columns (a dict of arrays: no pandas import).
+        """
         from binokel_sim.exchange.candidates import as_counts
-        from binokel_sim.evaluation.ladder import summarise
+        from binokel_sim.evaluation.ladder import bid_table, decisions, ladder_columns
 
         counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
         feats = np.empty((1, len(FEATURES)), dtype=np.int64)
         features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
         total = self.line(feats[0], seat)
-        s = summarise(rules, self.parts(total), confidence)
+        bids = (bid_table if frame else ladder_columns)(rules, self.parts(total))
+        s = {"bids": bids, **decisions(rules, bids, confidence)}
         t0, tc, tsd = self.tapp
         x = np.concatenate([[1.0], feats[0].astype(np.float64)])
         tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))
@@ -121,12 +149,14 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None) -> InstantMode
 
 def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
     """The fitted model for ``rules`` (by content hash), or None when none was fitted."""
-    from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.provenance import rules_hash
 
     p = Path(path) if path else MODEL_FILE
     if not p.is_file():
         return None
-    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules))
+    # The corpus manifest's key (corpus.manifest.rules_hash: the first 16 digits), without importing the corpus
+    # package, whose builder pulls in the study code: ``binokel bid``'s start-up time (tests check they agree).
+    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules)[:16])
     return InstantModel(**d) if d else None
 
 

@@ -31,15 +31,17 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import bid_ladder, surrender_choice
 from binokel_sim.stats import wilson
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: the instant tier's start-up does without it
+    import pandas as pd
 
 SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ceiling: highest bid with"
              " E[score] > 0; safe: highest bid with P(make) >= confidence")
@@ -72,7 +74,45 @@ def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int |
     return top + "a Durch/Bettel scores its own value whatever the bid, so its losses do not scale with the bid"
 
 
+def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[np.ndarray, ...]:
+    """Per deal and bid (arrays [n, len(bids)]): (made, score, went out, made double-dummy).
+
+    The rows :func:`bid_table` averages; calibration compares them one by one with predictions.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> parts = dict(value=np.array([200]), took=np.array([True]), code=np.array([0]), result=np.array([200]),
+    ...              special_made=np.array([False]), subjective=np.array([[190]]), subjective_took=np.array([[True]]))
+    >>> # at 200 his own estimate (190) says go out: -1 x bid beats failing at -2 x bid
+    >>> [x.tolist() for x in outcomes(load_rules("standard"), parts, np.array([180, 200, 210]))[:2]]
+    [[[True, False, False]], [[200, -200, -210]]]
+    """
+    bids = np.asarray(bids, dtype=np.int64)
+    value, took = parts["value"], parts["took"]
+    trump = is_trump(parts["code"])
+    b = bids[None, :]
+    ff = rules.scoring.failure_factor
+    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
+    # A special's score does not depend on the bid: it is the deal's result.
+    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
+    subj, subj_took = parts["subjective"], parts["subjective_took"]
+    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
+    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
+    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
+    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
+    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
+    made = made_dd & ~out_
+    return made, score, out_, made_dd
+
+
 def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
+    """:func:`ladder_columns` as a DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(ladder_columns(rules, parts, bids))
+
+
+def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None
+                   ) -> dict[str, np.ndarray]:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
@@ -88,28 +128,29 @@ def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | Non
         top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
         step = rules.bidding.bid_step
         bids = bid_ladder(rules, -(-top // step) * step + step)
-    b = bids[None, :].astype(np.int64)
-    ff = rules.scoring.failure_factor
-    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
-    # A special's score does not depend on the bid: it is the deal's result.
-    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
-    subj, subj_took = parts["subjective"], parts["subjective_took"]
-    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
-    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
-    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
-    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
-    score = np.where(out_, -rules.surrender.penalty_factor * b, play)
-    made = made_dd & ~out_
+    made, score, out_, made_dd = outcomes(rules, parts, bids)
     n = value.shape[0]
     p = made.mean(axis=0)
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
     lo, hi = wilson(made.sum(axis=0), n)
-    return pd.DataFrame({
-        "bid": bids, "n": n, "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n), "p_make_lo": lo, "p_make_hi": hi,
+    return {
+        "bid": np.asarray(bids), "n": np.full(len(bids), n), "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
+        "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
-    })
+    }
+
+
+def decisions(rules: Rules, cols, confidence: float) -> dict[str, Any]:
+    """Ceiling and safe bid of a ladder (columns or frame), with :func:`order_note`."""
+    bid = np.asarray(cols["bid"])
+    pos = bid[np.asarray(cols["expected_score"]) > 0]
+    safe = bid[np.asarray(cols["p_make"]) >= confidence]
+    ceiling_bid = int(pos.max()) if pos.size else None
+    safe_bid = int(safe.max()) if safe.size else None
+    return dict(ceiling_bid=ceiling_bid, safe_bid=safe_bid,
+                order_note=order_note(rules, confidence, safe_bid, ceiling_bid))
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float]:
@@ -122,19 +163,16 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
     """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
     P(Durch) from merged parts."""
+    import pandas as pd
+
     bids = bid_table(rules, parts)
-    pos = bids[bids["expected_score"] > 0]
-    safe = bids[bids["p_make"] >= confidence]
     n = parts["code"].shape[0]
     shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
     lo, hi = wilson(shares * n, n)
     contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
                               "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
-    ceiling_bid = int(pos["bid"].max()) if len(pos) else None
-    safe_bid = int(safe["bid"].max()) if len(safe) else None
     return dict(
-        bids=bids, ceiling_bid=ceiling_bid, safe_bid=safe_bid,
-        order_note=order_note(rules, confidence, safe_bid, ceiling_bid),
+        bids=bids, **decisions(rules, bids, confidence),
         tapp_value=mean_se(parts["result"] - parts["base_result"]),
         total_with_tapp=mean_se(parts["result"]), total_tapp_unseen=mean_se(parts["base_result"]),
         contracts=contracts, p_durch=mean_se(parts["durch"]),
@@ -147,6 +185,7 @@ def safe_bid_se(bids: pd.DataFrame, safe: int | None) -> float:
     The posterior standard deviation under a uniform prior, Beta(x + 1, n - x + 1): close
     to the binomial standard error, but never 0 (0 of 100 made does not mean "known exactly").
 
+    >>> import pandas as pd
     >>> round(safe_bid_se(pd.DataFrame({"bid": [150], "n": [100], "p_make": [1.0]}), 150), 4)
     0.0097
     """

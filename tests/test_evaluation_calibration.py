@@ -1,0 +1,75 @@
+"""Calibration of ``binokel bid``'s tiers on held-out corpus deals: the split, the scores, the command."""
+
+import numpy as np
+import pytest
+
+from binokel_sim.analyses.calibration import brier, checked_calibration, instant_calibration, reliability
+from binokel_sim.corpus.reader import find_corpus, load_corpus
+from binokel_sim.evaluation.instant import TRAIN_BELOW, held_out, load_instant
+from binokel_sim.evaluation.ladder import bid_table
+from binokel_sim.evaluation.study import parts_of
+from binokel_sim.rules import load_rules
+from clitools import run_json
+from test_evaluation_cli import toy_dd  # noqa: F401  (fixture)
+
+
+def test_instant_model_key_is_the_corpus_rules_hash():
+    from binokel_sim.corpus.manifest import rules_hash
+
+    for preset in ("standard", "kreuz", "four-solo", "standard-48"):
+        rules = load_rules(preset)
+        m = load_instant(rules)
+        assert m is None or m.rules_hash == rules_hash(rules)
+    assert load_instant(load_rules("standard")).rules_hash == rules_hash(load_rules("standard"))
+
+
+def test_reliability_clusters_questions_of_one_deal():
+    # Deal 0 answers both of its questions alike: clustered, the bin holds one independent outcome's worth.
+    pred, made = np.array([0.5, 0.5, 0.5, 0.5]), np.array([1, 1, 0, 0])
+    t = reliability(pred, made, np.array([0, 0, 1, 1]), bins=1)
+    assert t["n"].tolist() == [4.0] and t["deals"].tolist() == [2.0] and t["realised"].tolist() == [0.5]
+    assert t["realised_se"].iloc[0] == pytest.approx(np.sqrt(2 * 1.0**2) / 4)  # (+1, -1 summed per deal) / n
+    iid = reliability(pred, made, np.arange(4), bins=1)["realised_se"].iloc[0]
+    assert iid == pytest.approx(0.25)  # sqrt(p(1-p)/n)
+    b = brier(np.array([0.2, 0.9]), np.array([0, 1]), np.arange(2))
+    assert b["brier"] == pytest.approx((0.04 + 0.01) / 2) and b["base_rate_brier"] == pytest.approx(0.25)
+
+
+def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
+    rules = load_rules("standard")
+    df = load_corpus(find_corpus(rules), rules).df
+    gone = df[held_out(df["deal"].to_numpy())]
+    assert (gone["deal"] >= TRAIN_BELOW).all() and (gone["deal"] % 2 == 1).all()
+    assert load_instant(rules).provenance["n"] <= TRAIN_BELOW  # the committed model never saw them
+    t = instant_calibration(rules, questions="one", bins=5)
+    assert t.attrs["n"] == t.attrs["deals"] == len(gone) and t["n"].sum() == len(gone)
+    # The reference: the instant tier's own table for each deal's hand at its asked bid, and the deal's
+    # realised outcome as a one-deal ladder.
+    m = load_instant(rules)
+    ladder = np.arange(150, 460, 10)
+    pred, made = [], []
+    for _, r in gone.head(6).iterrows():
+        b = int(ladder[r["deal"] % len(ladder)])
+        hand = [c for c, k in enumerate(r[f"hand{r['soloist']}"]) for _ in range(int(k))]
+        bids = m.advise(hand, rules, int(r["soloist"]))["bids"]
+        pred.append(float(bids.loc[bids["bid"] == b, "p_make"].sum()))  # no row: above every residual, 0
+        made.append(float(bid_table(rules, parts_of(r.to_frame().T.infer_objects()), np.array([b]))["p_make"][0]))
+    assert 0 < sum(made) < 6 and len(set(pred)) == 6  # the six questions are not all alike
+    # The same six questions through the calibration code path.
+    from binokel_sim.analyses.calibration import _instant_pred, _realised
+
+    rows = gone.head(6).reset_index(drop=True)
+    bids = ladder[rows["deal"].to_numpy() % len(ladder)]
+    assert _instant_pred(rules, m, rows, np.arange(6), bids) == pytest.approx(pred)
+    assert _realised(rules, rows, np.arange(6), bids).astype(float).tolist() == made
+
+
+def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
+    rep = run_json(capsys, "calibrate", "-q")
+    assert rep["tier"] == "instant" and rep["questions"] == "ladder" and rep["n"] == 31 * rep["deals"]
+    assert 0 < rep["brier"] < rep["base_rate_brier"] and sum(r["n"] for r in rep["table"]) == rep["n"]
+    rep = run_json(capsys, "calibrate", "--tier", "checked", "--held-out", "3", "--samples", "4", "--seed", "5", "-q")
+    assert rep["tier"] == "checked" and rep["n"] == 3 and rep["samples"] == 4 and rep["seed"] == 5
+    assert rep["held_out"].startswith("the first 3 of") and rep["instant"]["n"] == 3
+    t = checked_calibration("standard", deals=3, samples=4, seed=5)  # the toy back end: same numbers again
+    assert t.attrs["brier"] == pytest.approx(rep["brier"])
