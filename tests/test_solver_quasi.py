@@ -35,12 +35,16 @@ def masks(hands):
 
 
 def key_words(hands):
+    """Relative key words as quasi_key builds them (seats 0|1, seats 2|3, held twice), without
+    the query bits; and the types in play."""
     h1, h2 = masks(hands)
-    u = 0
-    for m in h1:
-        u |= m
-    ks = [pext_reference(a, u) | (pext_reference(b, u) << 24) for a, b in zip(h1, h2)]
-    return ks + [0] * (4 - len(ks)), u
+    h1 = h1 + [0] * (4 - len(h1))
+    u = h1[0] | h1[1] | h1[2] | h1[3]
+    twice = 0
+    for m in h2:
+        twice |= m
+    rel = [pext_reference(m, u) for m in h1]
+    return [rel[0] | rel[1] << 24, rel[2] | rel[3] << 24, pext_reference(twice, u)], u
 
 
 def rename(hands, maps):
@@ -74,11 +78,12 @@ def test_quasi_delta_matches_direct_sum():
         ka, ua = key_words(a)
         kb, ub = key_words(b)
         assert ka == kb  # same relative ranks: same key words
-        h1, h2 = (np.array(m + [0] * (4 - seats), np.int64) for m in masks(a))
+        h1, h2 = (np.array(m, np.int64) for m in masks(a))
+        twice = np.int64(int(np.bitwise_or.reduce(h2)))
         top0, top1 = np.int64(5 << 48), np.int64(3 << 48)
-        got = quasi_key(h1, h2, np.int64(seats), top0, top1, np.int64(ua))
+        got = quasi_key(h1, np.int64(seats), top0, top1, twice, np.int64(ua))
         per_suit = sum(bin(ua >> (6 * s) & 63).count("1") << (3 * s) for s in range(4))
-        assert [int(x) for x in got] == [ka[0] | (5 << 48), ka[1] | (3 << 48), ka[2] | (per_suit << 48), ka[3]]
+        assert [int(x) for x in got] == [ka[0] | (5 << 48), ka[1] | (3 << 48), ka[2] | (ua << 24) | (per_suit << 48)]
         assert int(quasi_delta(*[np.int64(k) for k in ka], np.int64(ua), np.int64(ub))) == delta_reference(a, maps)
 
 
