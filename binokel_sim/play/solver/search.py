@@ -43,9 +43,13 @@ def upper_bound(h1, h2, cfg, bonus, won, tleft):
     seats = cfg[C_SEATS]
     credit = cfg[C_CREDIT]
     if cfg[C_MODE] == MODE_POINTS:
-        ub = cfg[C_LAST]
+        # Every type is held once or twice in all: two table walks instead of two per seat.
+        ones = np.int64(0)
+        twos = np.int64(0)
         for s in range(seats):
-            ub += mask_points(h1[s]) + mask_points(h2[s])
+            twos |= h2[s] | (ones & h1[s])
+            ones |= h1[s]
+        ub = cfg[C_LAST] + mask_points(ones) + mask_points(twos)
     else:
         ub = tleft
     for s in range(seats):
