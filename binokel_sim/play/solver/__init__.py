@@ -86,7 +86,7 @@ Measured and dropped with the compact rows (14 standard deals, seed 1): a prefet
 the twins' bucket before the main probe (3.43 s against 3.43 s CPU, median of 5 pairs at
 load ~9); twins from 3 tricks left (nodes 0.92x, CPU time unchanged); 2**21 main rows
 (nodes 0.995x); quick bounds only from 6 tricks left (nodes 1.11x, CPU 0.92x in 2 pairs:
-cheaper per node, but more nodes on every deal); drivers that jump
+cheaper per node, but 1.11x the nodes in total); drivers that jump
 down after small fail-soft steps (10 deals: nodes 0.98-1.00x).
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
