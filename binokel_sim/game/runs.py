@@ -91,7 +91,7 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
     gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
         f"final_p{p}" for p in range(n)]
     dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "p_make_predicted",
-             "claimed_by", "exact", "made_lo", "made_hi"] + [
+             "claimed_by", "exact", "made_lo", "made_hi", "side_total_lo", "side_total_hi"] + [
         c for p in range(n) for c in (f"score_p{p}", f"total_p{p}")]
     gdf = pd.DataFrame(game_rows, columns=gcols)
     ddf = pd.DataFrame(deal_rows, columns=dcols)
@@ -133,7 +133,7 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
     played = deals[deals["contract"] != "surrender"]
     rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
     if budgeted:
-        rows.extend(budget_rows(deals))
+        rows.extend(budget_rows(deals, rules.scoring.failure_factor))
     rows.extend(calibration_rows(deals))
     rows.append(rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
     rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
@@ -162,16 +162,26 @@ def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
-def budget_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
-    """Deals left open by the solve budget: their fraction, and the played contracts' make rate as a range
-    (lower: open deals counted as failed; upper: as made), each with its n and interval.
+def budget_rows(deals: pd.DataFrame, failure_factor: int) -> list[dict[str, Any]]:
+    """Deals left open by the solve budget: their fraction, the played contracts' make rate as a range
+    (lower: open deals counted as failed; upper: as made), each with its n and interval, and the bias bound
+    of the soloist's mean score: the mean width of the range his double-dummy score is proven to lie in
+    (0 for a resolved deal; the realised line's score lies in the range unless its window was widened).
 
-    >>> d = pd.DataFrame({"contract": ["trump", "trump", "surrender"], "exact": [True, False, True],
-    ...                   "made": [True, False, False], "made_lo": [True, False, False], "made_hi": [True, True, False]})
-    >>> [(r["figure"], round(r["value"], 3)) for r in budget_rows(d)]
-    [('unresolved deals (solve budget)', 0.333), ('make rate (played contracts), unresolved as failed', 0.5), ('make rate (played contracts), unresolved as made', 1.0)]
+    >>> d = pd.DataFrame({"contract": ["trump", "trump", "surrender"], "exact": [True, False, True], "bid": 200,
+    ...                   "made": [True, False, False], "made_lo": [True, False, False], "made_hi": [True, True, False],
+    ...                   "side_total_lo": [220, 190, -1], "side_total_hi": [220, 230, -1]})
+    >>> [(r["figure"], round(r["value"], 3)) for r in budget_rows(d, 2)]    # doctest: +NORMALIZE_WHITESPACE
+    [('unresolved deals (solve budget)', 0.333), ('make rate (played contracts), unresolved as failed', 0.5),
+     ('make rate (played contracts), unresolved as made', 1.0), ('soloist score per deal: bias bound', 210.0)]
     """
     played = deals[deals["contract"] != "surrender"]
+    fail = -failure_factor * deals["bid"].to_numpy(np.int64)
+    lo = np.where(deals["made_lo"].to_numpy(bool), deals["side_total_lo"].to_numpy(np.int64), fail)
+    hi = np.where(deals["made_hi"].to_numpy(bool), deals["side_total_hi"].to_numpy(np.int64), fail)
+    width = np.where(deals["exact"].to_numpy(bool), 0, hi - lo)
+    bias = mean_row("soloist score per deal: bias bound", width)
     return [rate_row("unresolved deals (solve budget)", ~deals["exact"].to_numpy(bool)),
             rate_row("make rate (played contracts), unresolved as failed", played["made_lo"].to_numpy(bool)),
-            rate_row("make rate (played contracts), unresolved as made", played["made_hi"].to_numpy(bool))]
+            rate_row("make rate (played contracts), unresolved as made", played["made_hi"].to_numpy(bool)),
+            {**bias, "se": float("nan")}]

@@ -153,10 +153,14 @@ class DealRecord:
     exact: bool = True
     made_lo: bool = False
     made_hi: bool = False
+    #: The proven range of the soloist side's total (trump contracts; else -1).
+    side_total_lo: int = -1
+    side_total_hi: int = -1
 
     def row(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump",
-                                           "made", "p_make_predicted", "claimed_by", "exact", "made_lo", "made_hi")}
+                                           "made", "p_make_predicted", "claimed_by", "exact", "made_lo", "made_hi",
+                                           "side_total_lo", "side_total_hi")}
         for p, (s, t) in enumerate(zip(self.scores, self.totals)):
             d[f"score_p{p}"] = s
             d[f"total_p{p}"] = t
@@ -372,7 +376,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
             game=game, deal=j, soloist=sol_player, soloist_seat=o.soloist_seat, bid=o.bid, contract=o.contract,
             trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),
             totals=totals.tolist(), claimed_by=claimed, p_make_predicted=o.predicted, exact=o.exact,
-            made_lo=o.made_lo, made_hi=o.made_hi,
+            made_lo=o.made_lo, made_hi=o.made_hi, side_total_lo=o.total_lo, side_total_hi=o.total_hi,
         ))
         rec.deals = j + 1
         rec.totals = totals.tolist()
