@@ -38,8 +38,9 @@ def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deal
     Each seat bids up to a fast estimate of its hand; the soloist exchanges with the
     heuristic optimiser, goes out when its own estimate is below the bid, and the deal
     is played double-dummy (at 48 cards within --solve-budget per deal: deals it leaves
-    open are kept, counted and printed as the unresolved fraction). Prints deals per game, win rates by player (player 0 is
-    forehand in the first deal), each seat's mean score per deal, all with standard errors.
+    open are kept, counted and printed as the unresolved fraction). Prints deals per
+    game, win rates by player (player 0 is forehand in the first deal), each seat's mean
+    score per deal, all with standard errors.
 
     \b
     Example:

@@ -95,6 +95,7 @@ def test_played_48_card_deals_within_a_budget_are_counted_with_ranges():
     assert t.loc["unresolved deals (solve budget)", "n"] == 3 and t.loc["unresolved deals (solve budget)", "value"] > 0
     assert t.loc["soloist score per deal", "n"] == 3
     for b in (150, 200, 250, 300):
-        lo, hi = t.loc[f"make rate at {b}, unresolved as failed", "value"], t.loc[f"make rate at {b}, unresolved as made", "value"]
+        lo = t.loc[f"make rate at {b}, unresolved as failed", "value"]
+        hi = t.loc[f"make rate at {b}, unresolved as made", "value"]
         assert lo <= t.loc[f"make rate at {b}", "value"] <= hi
     assert t.loc["makeable bid: bias bound (mean range width)", "value"] >= 0

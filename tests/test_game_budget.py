@@ -132,7 +132,8 @@ def test_games_within_a_budget_add_the_budget_rows(tmp_path):
     s = cut.summary.set_index("figure")["value"]
     n_open = int((~cut.deals["exact"]).sum())
     assert s["unresolved deals (solve budget)"] == pytest.approx(n_open / len(cut.deals)) and n_open >= 1
-    lo, hi = s["make rate (played contracts), unresolved as failed"], s["make rate (played contracts), unresolved as made"]
+    lo = s["make rate (played contracts), unresolved as failed"]
+    hi = s["make rate (played contracts), unresolved as made"]
     assert lo <= hi and cut.provenance["solve_budget_nodes"] == 2000
     assert s["soloist score per deal: bias bound"] > 0  # an open deal's score range has a width
     assert (exact.deals["side_total_lo"] == exact.deals["side_total_hi"]).all()
