@@ -20,17 +20,9 @@ from binokel_sim.play.solver import Position, Solver
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 from clitools import assert_one_line_error
+from test_game import _random_position as _position
 
 STD = load_rules("standard")
-
-
-def _position(rng: random.Random, seats: int, size: int, trump) -> Position:
-    deck = [c for c in range(N_TYPES) if c % 6 != 5] * 2
-    rng.shuffle(deck)
-    hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(seats)]
-    return Position.parse([list(h) for h in hands], trump=trump, leader=rng.randrange(seats), solo=0,
-                          teams=[[0, 2], [1, 3]] if seats == 4 else None,
-                          bonus=[rng.choice([0, 20, 40])] + [0] * (seats - 1))
 
 
 def _side_points(pos: Position, line) -> int:
