@@ -11,7 +11,11 @@ For each rule set, three seeded studies:
 * **play** (``played`` deals, :func:`binokel_sim.game.simulate.play_deal`): the simulated
   auction, exchange, surrender and double-dummy play -- the soloist's mean score per
   deal, the contract, the makeable bid (the highest bid the soloist's double-dummy
-  total covers), make rates at typical bids, surrender and Durch rates.
+  total covers), make rates at typical bids, surrender and Durch rates. At 48 cards each deal
+  is solved within ``solve_budget`` nodes (:func:`binokel_sim.game.simulate.play_budget`): a deal
+  the budget leaves open is kept; the unresolved fraction, the make rates as ranges (open deals
+  counted as failed / as made) and the makeable bid's bias bound (the mean width of its range)
+  are added.
 
 The result is a long table (``rules``, ``study``, ``figure``, ``value``, ``se``, ``n``)
 and :func:`wide` pivots it to one column per rule set.
@@ -39,7 +43,7 @@ from binokel_sim.errors import InputError
 from binokel_sim import streams
 from binokel_sim.contracts import DURCH_CODE
 from binokel_sim.exchange.candidates import special_batch
-from binokel_sim.game.simulate import play_deal
+from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
@@ -81,9 +85,10 @@ def play_chunk(job: Job, chunk: Chunk) -> list[dict[str, Any]]:
     solver = Solver()
     out = []
     for row in rows:
-        o = play_deal(rules, row, solver)
+        o = play_deal(rules, row, solver, job.params.get("solve_budget"))
         out.append({"score": int(o.scores[o.soloist_seat]), "bid": o.bid, "contract": o.contract,
-                    "total": o.total, "took": o.took, "made": o.made})
+                    "total": o.total, "took": o.took, "made": o.made, "total_lo": o.total_lo,
+                    "total_hi": o.total_hi, "exact": o.exact})
     return out
 
 
@@ -116,9 +121,10 @@ def meld_rows(rules: Rules, deals: int, seed: int, scale: Scale) -> list[dict[st
     return rows
 
 
-def play_rows(rules: Rules, parts: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Figures of the play study from its chunk results."""
-    d = pd.DataFrame([r for p in parts for r in p], columns=["score", "bid", "contract", "total", "took", "made"])
+def play_rows(rules: Rules, parts: list[list[dict[str, Any]]], budgeted: bool = False) -> list[dict[str, Any]]:
+    """Figures of the play study from its chunk results (``budgeted``: with the budget figures)."""
+    d = pd.DataFrame([r for p in parts for r in p], columns=["score", "bid", "contract", "total", "took", "made",
+                                                             "total_lo", "total_hi", "exact"])
     name, rows = rules.name, []
     rows.append(_mean(name, "play", "soloist score per deal", d["score"].to_numpy()))
     rows.append(_mean(name, "play", "contract bid", d["bid"].to_numpy()))
@@ -131,12 +137,33 @@ def play_rows(rules: Rules, parts: list[list[dict[str, Any]]]) -> list[dict[str,
     rows.append(_mean(name, "play", "contract made", d[d["contract"] != "surrender"]["made"].to_numpy()))
     rows.append(_mean(name, "play", "surrender rate", (d["contract"] == "surrender").to_numpy()))
     rows.append(_mean(name, "play", "Durch played", (d["contract"] == "durch").to_numpy()))
+    if budgeted:
+        rows.extend(budget_rows(rules, d, played))
+    return rows
+
+
+def budget_rows(rules: Rules, d: pd.DataFrame, played: pd.DataFrame) -> list[dict[str, Any]]:
+    """The figures a solve budget adds (see the module docstring): ``played`` are the trump contracts of ``d``."""
+    name = rules.name
+    rows = [_mean(name, "play", "unresolved deals (solve budget)", ~d["exact"].to_numpy(bool))]
+    took = played["took"].to_numpy(bool)
+    lo, hi = played["total_lo"].to_numpy(), played["total_hi"].to_numpy()
+    for b in TYPICAL_BIDS:
+        rows.append(_mean(name, "play", f"make rate at {b}, unresolved as failed", took & (lo >= b)))
+        rows.append(_mean(name, "play", f"make rate at {b}, unresolved as made", hi >= b))
+    # The makeable bid of an open deal lies between those of its total's bounds: their mean gap bounds the bias.
+    gap = np.array([floor_to_step(h, rules) - (floor_to_step(v, rules) if t else 0) for v, h, t in zip(lo, hi, took)])
+    rows.append({"rules": name, "study": "play", "figure": "makeable bid: bias bound (mean range width)",
+                 "value": float(gap.mean()) if gap.size else float("nan"), "se": float("nan"), "n": int(gap.size)})
     return rows
 
 
 def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20_000, played: int = 40, seed: int = 1,
-            scale: Scale | None = None) -> pd.DataFrame:
-    """The long comparison table of ``rule_sets`` (presets, TOML paths or Rules; see the module docstring)."""
+            scale: Scale | None = None, solve_budget: int | None = None) -> pd.DataFrame:
+    """The long comparison table of ``rule_sets`` (presets, TOML paths or Rules; see the module docstring).
+
+    ``solve_budget``: search nodes per played deal (None: exact below 48 cards, the studies' default at 48).
+    """
     if not rule_sets or isinstance(rule_sets, (str, Rules)):
         raise InputError("compare: name at least one rules preset (a list of them)")
     rule_sets = [as_rules(r) for r in rule_sets]
@@ -166,13 +193,16 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
         # Every rule set's played deals in one pool, one deal per chunk, the longest deals
         # (most tricks) first: a 48-card deal can take minutes, and no worker should idle
         # while another finishes one rule set's last deal.
+        budgets = [play_budget(rules, solve_budget) for rules in rule_sets]
+        # The budget joins the params only where there is one: exact jobs keep their checkpoints.
         jobs = [Job("compare-play", play_chunk, n=played if rules.layout.kind == "bid" else 0, seed=seed,
-                    rules=rules, chunk_size=1) for rules in rule_sets]
+                    rules=rules, chunk_size=1, params={} if b is None else {"solve_budget": b})
+                for rules, b in zip(rule_sets, budgets)]
         order = sorted(range(len(jobs)), key=lambda i: -rule_sets[i].layout.hand_size)
         parts = run_jobs([jobs[i] for i in order], scale, desc="played deals")
         for i, part in zip(order, parts, strict=True):
             if rule_sets[i].layout.kind == "bid":
-                per_rules[i].extend(play_rows(rule_sets[i], part))
+                per_rules[i].extend(play_rows(rule_sets[i], part, budgets[i] is not None))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
     # Proportions get their 95 % Wilson interval (effective n from the SE); means none.
@@ -183,7 +213,7 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
     from binokel_sim import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
-                     "not_applicable": not_applicable,
+                     "not_applicable": not_applicable, "solve_budget": solve_budget,
                      "version": __version__, "seconds": round(time.perf_counter() - t0, 3)})
     return df
 

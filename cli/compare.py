@@ -9,6 +9,7 @@ from binokel_sim.rules import load_rules
 
 from .common import echo_table, charts_options, echo_json, json_option, out_option, quiet_option, seed_option
 from .scale_options import scale_options
+from .study_options import solve_budget_option
 
 DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttemberg", "grupp")
 
@@ -21,15 +22,16 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
               help="Deals per rule set for the meld and Durch figures.")
 @click.option("--played", type=click.IntRange(min=0), default=8, show_default=True,
               help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 "
-                   "cards, minutes at 48; 0 skips it).")
+                   "cards, up to --solve-budget per deal at 48; 0 skips it).")
 @seed_option
 @out_option("The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
 @charts_options
 @json_option
 @quiet_option
 @scale_options
+@solve_budget_option
 def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: int, played: int, seed: int, out,
-                charts, chart_format: str, as_json: bool, quiet: bool, scale) -> None:
+                charts, chart_format: str, as_json: bool, quiet: bool, scale, solve_budget) -> None:
     """Compare rule sets (preset names or TOML files, as arguments or --rules; default: the six main presets).
 
     Meld rates, mean melds, the Tapp meld gain, sure-Durch frequency, and from
@@ -43,7 +45,7 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
     from binokel_sim.analyses.compare import compare, compare_charts, wide
 
     rule_sets = [load_rules(p) for p in (presets + more_rules or DEFAULT_PRESETS)]
-    df = compare(rule_sets, deals=deals, played=played, seed=seed, scale=scale)
+    df = compare(rule_sets, deals=deals, played=played, seed=seed, scale=scale, solve_budget=solve_budget)
     if out is not None:
         write_table(df, out)
     if charts is not None:

@@ -13,6 +13,7 @@ from binokel_sim.output import write_figure, write_table
 from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,
                      rules_option, seed_option)
 from .scale_options import scale_options
+from .study_options import solve_budget_option
 
 
 @click.command("games", short_help="Whole games to the target: win rates, scores.")
@@ -28,20 +29,23 @@ from .scale_options import scale_options
 @json_option
 @quiet_option
 @scale_options
+@solve_budget_option
 def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deals_out, charts, chart_format: str,
-              as_json: bool, quiet: bool, scale) -> None:
+              as_json: bool, quiet: bool, scale, solve_budget) -> None:
     """Simulate GAMES whole games: auction, exchange, surrender, double-dummy play, scoring.
 
     Each seat bids up to a fast estimate of its hand; the soloist exchanges with the
     heuristic optimiser, goes out when its own estimate is below the bid, and the deal
-    is played double-dummy. Prints deals per game, win rates by player (player 0 is
-    forehand in the first deal), each seat's mean score per deal, all with standard errors.
+    is played double-dummy (at 48 cards within --solve-budget per deal: deals it leaves
+    open are kept, counted and printed as the unresolved fraction). Prints deals per
+    game, win rates by player (player 0 is forehand in the first deal), each seat's mean
+    score per deal, all with standard errors.
 
     \b
     Example:
       binokel simulate games --rules kreuz --games 50 --deals-out deals.parquet --charts charts/
     """
-    res = simulate_games(rules, games, seed, scale=scale, max_deals=max_deals)
+    res = simulate_games(rules, games, seed, scale=scale, max_deals=max_deals, solve_budget=solve_budget)
     for df, path in ((res.summary, out), (res.games, games_out), (res.deals, deals_out)):
         if path is not None:
             write_table(df, path)
@@ -54,5 +58,6 @@ def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deal
         return
     p = res.provenance
     click.echo(f"# rules {p['rules']}, seed {p['seed']}, {p['games']} games, {p['deals']} deals, "
-               f"{p['seconds']} s (binokel-sim {p['version']})")
+               f"{p['seconds']} s (binokel-sim {p['version']})"
+               + (f", solve budget {p['solve_budget_nodes']} nodes per deal" if p.get("solve_budget_nodes") else ""))
     echo_table(res.summary)

@@ -85,3 +85,17 @@ def test_compare_cli_errors(capsys):
     assert_one_line_error(capsys, "compare", "standard", "standard", "--played", "0", contains="twice")
     assert_one_line_error(capsys, "compare", "--deals", "0", contains="--deals")
     assert_one_line_error(capsys, "compare", "standard", "--out", "x.xlsx", contains="x.xlsx")
+
+
+def test_played_48_card_deals_within_a_budget_are_counted_with_ranges():
+    t = compare([load_rules("standard-48")], deals=300, played=3, seed=1, solve_budget=20_000,
+                scale=Scale(workers=1)).set_index("figure")
+    assert t.attrs["solve_budget"] == 20_000
+    # The budget binds at 15 tricks: open deals are kept (n = 3 everywhere), never dropped.
+    assert t.loc["unresolved deals (solve budget)", "n"] == 3 and t.loc["unresolved deals (solve budget)", "value"] > 0
+    assert t.loc["soloist score per deal", "n"] == 3
+    for b in (150, 200, 250, 300):
+        lo = t.loc[f"make rate at {b}, unresolved as failed", "value"]
+        hi = t.loc[f"make rate at {b}, unresolved as made", "value"]
+        assert lo <= t.loc[f"make rate at {b}", "value"] <= hi
+    assert t.loc["makeable bid: bias bound (mean range width)", "value"] >= 0

@@ -12,6 +12,18 @@ side's points on the line always equal the solver's value.
 >>> line = play_line(pos)     # EK first: seat 1 must beat it with E10, then EA takes EU, GA and the last trick
 >>> line.side_value, line.seat_points, line.seat_tricks, line.trick_winners
 (34, (34, 17, 0), (1, 1, 0), (1, 0))
+
+*Within a window (48-card deals under a budget).* Given a proven interval ``lo <= value <= hi``
+(``Solver.bounds`` cut off by its budget) instead of the value, the side plays the first card
+after which it still reaches ``lo`` and a defender the first after which the side cannot exceed
+``hi``. Each keeps the invariant ``lo <= points so far + value(now) <= hi``, so the line is a
+legal play whose side points lie in ``[lo, hi]``, and every test is a threshold at a proven
+bound, not at the (unknown) value. ``lo == hi`` is the exact line above, card for card. With a
+``budget_nodes``, each further ``budget_nodes`` nodes the line spends widen the window by
+:data:`WIDEN` points on both sides (tests far from the value are cheap), so a line cannot stall.
+
+>>> play_line(pos, lo=20, hi=40).side_value     # any line with the side's points in [20, 40]
+34
 """
 
 from __future__ import annotations
@@ -24,6 +36,8 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_winner
 from binokel_sim.play.solver import Position, Solver
 
+#: Points by which an over-budget line widens its window on each side (see the module docstring).
+WIDEN = 30
 
 
 @dataclass(frozen=True)
@@ -35,18 +49,28 @@ class PlayLine:
     trick_points: tuple[int, ...]
     seat_points: tuple[int, ...]
     seat_tricks: tuple[int, ...]
+    #: The side's points on the line (the solver's value when played exactly).
     side_value: int
+    #: The window the line was played in (``lo == hi``: the exact value; widened if over budget).
+    lo: int = 0
+    hi: int = 0
+    #: Search nodes the line's tests took.
+    nodes: int = 0
 
 
-def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
+def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None, hi: int | None = None,
+              budget_nodes: int | None = None) -> PlayLine:
     """Play ``pos`` (a trick start) to the end, both sides best for the solver's value.
 
-    One exact value at the start, then per card zero-window tests only: the side
-    plays the first card (in card-type order) after which it still reaches the value,
-    a defender the first card after which the side cannot exceed it.
+    One exact value at the start (unless a window ``lo``..``hi`` is given, see the module
+    docstring), then per card zero-window tests only: the side plays the first card (in
+    card-type order) after which it still reaches the value, a defender the first card
+    after which the side cannot exceed it.
     """
     solver = solver or Solver()
-    side_value = solver.max_points(pos)
+    if lo is None or hi is None:
+        lo = hi = solver.max_points(pos)
+    spent, allowance = 0, budget_nodes or 0
     seats = pos.seats
     hands = [h.copy() for h in pos.hands]
     leader = pos.leader
@@ -57,13 +81,13 @@ def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
     points = [0] * seats
     tricks = [0] * seats
     total = int(hands[leader].sum())
-    acc = 0  # the side's points from the finished tricks; acc + value(now) == side_value throughout
+    acc = 0  # the side's points from the finished tricks; lo <= acc + value(now) <= hi throughout
     for t in range(total):
         trick: list[int] = []
         for k in range(seats):
             mover = (leader + k) % seats
-            need = side_value - acc
             on_side = mover in pos.side
+            need = (lo if on_side else hi) - acc
             for card in _legal_cards(hands[mover], trick, pos.trump_index):
                 hands[mover][card] -= 1
                 trick.append(card)
@@ -82,6 +106,9 @@ def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
                 # Side: keep the value (child >= target); defence: hold it down (child < target + 1).
                 goal = target if on_side else target + 1
                 reached = (0 >= goal) if child is None else solver.reaches(child, goal)
+                spent += 0 if child is None else solver.nodes
+                if allowance and spent >= allowance:  # over budget: a wider window, cheaper tests
+                    lo, hi, allowance = lo - WIDEN, hi + WIDEN, allowance + int(budget_nodes or 0)
                 if reached == on_side:
                     break
                 trick.pop()
@@ -97,7 +124,7 @@ def play_line(pos: Position, solver: Solver | None = None) -> PlayLine:
         tricks[w] += 1
         won.add(w)
         leader = w
-    return PlayLine(tuple(winners), tuple(tpoints), tuple(points), tuple(tricks), int(side_value))
+    return PlayLine(tuple(winners), tuple(tpoints), tuple(points), tuple(tricks), int(acc), int(lo), int(hi), spent)
 
 
 def _legal_cards(hand: np.ndarray, trick: list[int], trump: int) -> list[int]:

@@ -25,7 +25,7 @@ import pandas as pd
 
 from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
-from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, simulate_game
+from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, play_budget, simulate_game
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale
 
@@ -41,36 +41,48 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
     games: list[dict] = []
     deals: list[dict] = []
     for g in range(chunk.start, chunk.stop):
-        rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]))
+        rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]),
+                            budget_nodes=job.params.get("solve_budget"))
         games.append(rec.row(job.rules))
         deals.extend(d.row() for d in rec.records)
     return games, deals
 
 
-def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS) -> Job:
+def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> Job:
     """The job behind :func:`simulate_games` (for runners that want the raw chunks)."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise InputError(f"--games: expected a non-negative integer, got {games!r}")
     if max_deals < 1:
         raise InputError(f"max_deals: expected a positive integer, got {max_deals}")
-    return Job("games", games_chunk, n=int(games), seed=seed, rules=rules,
-               params={"max_deals": int(max_deals), "ceiling": ceiling_name(rules), "exchange": "heuristic"},
-               chunk_size=GAMES_PER_CHUNK)
+    if solve_budget is not None and solve_budget < 1:
+        raise InputError(f"--solve-budget: expected a positive node count, got {solve_budget}")
+    params: dict = {"max_deals": int(max_deals), "ceiling": ceiling_name(rules), "exchange": "heuristic"}
+    budget = play_budget(rules, solve_budget)
+    if budget is not None:  # only with a budget: exact runs keep their params (and checkpoints)
+        params["solve_budget"] = budget
+    return Job("games", games_chunk, n=int(games), seed=seed, rules=rules, params=params, chunk_size=GAMES_PER_CHUNK)
 
 
 def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int = 1, scale: Scale | None = None,
-                   max_deals: int = MAX_DEALS) -> GameResults:
-    """Simulate ``games`` whole games; numbers depend only on (rules, seed, games)."""
+                   max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> GameResults:
+    """Simulate ``games`` whole games; numbers depend only on (rules, seed, games, solve budget).
+
+    ``solve_budget``: search nodes per deal (None: exact below 48 cards, the studies' default
+    budget at 48; :func:`binokel_sim.game.simulate.play_budget`). Deals the budget leaves open
+    are kept (``exact`` False in the deal rows) and counted in the summary.
+    """
     rules = as_rules(rules)
     import time
 
     from binokel_sim import __version__
 
     if rules.layout.kind == "talon":  # two-hand Binokel: no auction, a talon phase
+        if solve_budget is not None:
+            raise InputError("--solve-budget: two-hand games solve only small endgames exactly; drop the option")
         from binokel_sim.twohand.runs import simulate_twohand_games
 
         return simulate_twohand_games(rules, games, seed, scale=scale, max_deals=max_deals)
-    job = games_job(rules, games, seed, max_deals)
+    job = games_job(rules, games, seed, max_deals, solve_budget)
     t0 = time.perf_counter()
     parts = job.run(scale or Scale(), desc="games")
     game_rows = [r for g, _ in parts for r in g]
@@ -79,21 +91,23 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
     gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
         f"final_p{p}" for p in range(n)]
     dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "p_make_predicted",
-             "claimed_by"] + [
+             "claimed_by", "exact", "made_lo", "made_hi", "side_total_lo", "side_total_hi"] + [
         c for p in range(n) for c in (f"score_p{p}", f"total_p{p}")]
     gdf = pd.DataFrame(game_rows, columns=gcols)
     ddf = pd.DataFrame(deal_rows, columns=dcols)
     prov = {
         "version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed, "games": int(games),
         "deals": int(len(ddf)), "max_deals": max_deals, "ceiling": ceiling_name(rules), "exchange": "heuristic",
-        "play": "double-dummy", "seconds": round(time.perf_counter() - t0, 3),
+        "play": "double-dummy", "solve_budget_nodes": job.params.get("solve_budget"),
+        "seconds": round(time.perf_counter() - t0, 3),
     }
-    return GameResults(gdf, ddf, summarise(rules, gdf, ddf), prov)
+    return GameResults(gdf, ddf, summarise(rules, gdf, ddf, budgeted="solve_budget" in job.params), prov)
 
 
 
-def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
-    """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n)."""
+def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: bool = False) -> pd.DataFrame:
+    """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n). ``budgeted``: the
+    deals were solved within a budget -- the unresolved fraction and the make rate's range are added."""
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     finished = games[games["winner"] >= 0]
     rows = [mean_row("deals per game", games["deals"].to_numpy())]
@@ -118,6 +132,8 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame) -> pd.Data
     rows.append(mean_row("contract bid", deals["bid"].to_numpy()))
     played = deals[deals["contract"] != "surrender"]
     rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
+    if budgeted:
+        rows.extend(budget_rows(deals, rules.scoring.failure_factor))
     rows.extend(calibration_rows(deals))
     rows.append(rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
     rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
@@ -144,3 +160,28 @@ def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
     se = float(np.sqrt((pred * (1 - pred)).sum()) / n) if n else float("nan")
     rows.append({"figure": "made - predicted (played trump contracts)", "value": gap, "se": se, "n": n})
     return rows
+
+
+def budget_rows(deals: pd.DataFrame, failure_factor: int) -> list[dict[str, Any]]:
+    """Deals left open by the solve budget: their fraction, the played contracts' make rate as a range
+    (lower: open deals counted as failed; upper: as made), each with its n and interval, and the bias bound
+    of the soloist's mean score: the mean width of the range his double-dummy score is proven to lie in
+    (0 for a resolved deal; the realised line's score lies in the range unless its window was widened).
+
+    >>> d = pd.DataFrame({"contract": ["trump", "trump", "surrender"], "exact": [True, False, True], "bid": 200,
+    ...                   "made": [True, False, False], "made_lo": [True, False, False], "made_hi": [True, True, False],
+    ...                   "side_total_lo": [220, 190, -1], "side_total_hi": [220, 230, -1]})
+    >>> [(r["figure"], round(r["value"], 3)) for r in budget_rows(d, 2)]    # doctest: +NORMALIZE_WHITESPACE
+    [('unresolved deals (solve budget)', 0.333), ('make rate (played contracts), unresolved as failed', 0.5),
+     ('make rate (played contracts), unresolved as made', 1.0), ('soloist score per deal: bias bound', 210.0)]
+    """
+    played = deals[deals["contract"] != "surrender"]
+    fail = -failure_factor * deals["bid"].to_numpy(np.int64)
+    lo = np.where(deals["made_lo"].to_numpy(bool), deals["side_total_lo"].to_numpy(np.int64), fail)
+    hi = np.where(deals["made_hi"].to_numpy(bool), deals["side_total_hi"].to_numpy(np.int64), fail)
+    width = np.where(deals["exact"].to_numpy(bool), 0, hi - lo)
+    bias = mean_row("soloist score per deal: bias bound", width)
+    return [rate_row("unresolved deals (solve budget)", ~deals["exact"].to_numpy(bool)),
+            rate_row("make rate (played contracts), unresolved as failed", played["made_lo"].to_numpy(bool)),
+            rate_row("make rate (played contracts), unresolved as made", played["made_hi"].to_numpy(bool)),
+            {**bias, "se": float("nan")}]

@@ -11,6 +11,14 @@ One deal:
    bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
 4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game.cardplay.play_line`), so
    every seat's own tricks are known; Durch/Bettel are decided by the solver's queries.
+   Which query (issue #11): the score needs the soloist's total when made and each
+   defender's own card points, so a threshold alone is not enough. Exact below 48 cards
+   (``budget_nodes`` None): the exact line; with ``scoring.round_to_10`` the 10-point grid
+   cell aligned with the rounding (``Solver.grid``) instead of the exact value -- every rounded
+   total of the soloist's side is the same, only the defenders' split may differ. At 48 cards
+   (or with a budget): ``Solver.bounds`` within ``budget_nodes`` (:func:`play_budget`), then the
+   line within the proven window; the deal is kept, marked ``exact=False`` when the window
+   leaves the made/failed decision or the rounded total open, with ``made_lo``/``made_hi``.
 5. **Scoring** -- :func:`binokel_sim.scoring.table_scores` (``score_deal``, plus the bonus of a
    dealer who sits out), used as it is (rounding, surrender credit, specials; at
    Kreuzbinokel it gives both partners their team's score).
@@ -52,7 +60,8 @@ from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import DURCH, SURRENDER, TRUMP, PlayedDeal, seat_totals, surrender_choice, table_scores
+from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, seat_totals, surrender_choice,
+                                 table_scores)
 from binokel_sim.play.solver import Position, Solver
 
 #: A game still open after this many deals is recorded as unfinished (winner -1).
@@ -140,10 +149,18 @@ class DealRecord:
     totals: list[int]
     claimed_by: int = -1
     p_make_predicted: float = float("nan")
+    #: False when the solve's budget left the outcome open (then ``made`` is the line's, ``made_lo``/``made_hi`` the range).
+    exact: bool = True
+    made_lo: bool = False
+    made_hi: bool = False
+    #: The proven range of the soloist side's total (trump contracts; else -1).
+    side_total_lo: int = -1
+    side_total_hi: int = -1
 
     def row(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump",
-                                           "made", "p_make_predicted", "claimed_by")}
+                                           "made", "p_make_predicted", "claimed_by", "exact", "made_lo", "made_hi",
+                                           "side_total_lo", "side_total_hi")}
         for p, (s, t) in enumerate(zip(self.scores, self.totals)):
             d[f"score_p{p}"] = s
             d[f"total_p{p}"] = t
@@ -190,10 +207,54 @@ class _Outcome:
     took: bool = False
     #: The auction's P(make) of the contract (the formula's normal model on the soloist's dealt hand; NaN without one).
     predicted: float = float("nan")
+    #: Proven range of the side's total (trump contracts within a budget; else ``total`` twice), whether the
+    #: deal's outcome is resolved, and the made decision at the range's ends (lower: open counted as failed).
+    total_lo: int = -1
+    total_hi: int = -1
+    exact: bool = True
+    made_lo: bool = False
+    made_hi: bool = False
+
+    def __post_init__(self) -> None:
+        if self.total_lo < 0 and self.total_hi < 0:
+            self.total_lo = self.total_hi = self.total
+        if self.exact:
+            self.made_lo = self.made_hi = self.made
 
 
-def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
-    """Auction, exchange, surrender decision, double-dummy play and score of one dealt row."""
+def play_budget(rules: Rules, budget_nodes: int | None = None) -> int | None:
+    """Node budget of one deal's solve: ``budget_nodes`` if given, else the studies' default at 48 cards
+    (:data:`~binokel_sim.evaluation.dd.DEFAULT_BUDGET_NODES`), else None (exact).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> play_budget(load_rules("standard")), play_budget(load_rules("standard-48")), play_budget(load_rules("standard"), 9)
+    (None, 35000000, 9)
+    """
+    from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
+
+    if budget_nodes is not None:
+        return int(budget_nodes)
+    return DEFAULT_BUDGET_NODES if rules.layout.deck_size >= BUDGET_MIN_CARDS else None
+
+
+def _window(rules: Rules, pos: Position, solver: Solver, discard_points: int, budget_nodes: int | None
+            ) -> tuple[int, int] | None:
+    """The proven window of the side's value the line is played in: None (exact line) without a budget
+    and rounding; the rounding's grid cell; or ``Solver.bounds`` within ``budget_nodes``."""
+    if budget_nodes is not None:
+        solver.reset()  # a deal's answer must not depend on the deals before it
+        r = solver.bounds(pos, budget_nodes=budget_nodes)
+        return r.lo, r.hi
+    if rules.scoring.round_to_10 and not rules.layout.partnership:
+        # round(discards + x) is constant on x in [g, g + 9] with g = 5 - discards (mod 10): the cell decides it.
+        r = solver.grid(pos, step=10, lo=(5 - discard_points) % 10)
+        return r.lo, r.hi
+    return None
+
+
+def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int | None = None) -> _Outcome:
+    """Auction, exchange, surrender decision, double-dummy play and score of one dealt row
+    (``budget_nodes``: the solve's node budget, None: exact; see the module docstring)."""
     n = rules.n_seats
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
@@ -219,14 +280,25 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver) -> _Outcome:
         bonus = tuple(melds[s] if s in side and rules.scoring.melds_need_trick else 0 for s in range(n))
         pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
                        rules.play.last_trick, bonus, ())
-        line = play_line(pos, solver)
+        window = _window(rules, pos, solver, best.discard_points, budget_nodes)
+        line = play_line(pos, solver) if window is None else play_line(pos, solver, *window, budget_nodes)
         deal = PlayedDeal(sol, bid, TRUMP, list(line.seat_points), list(line.seat_tricks), melds,
                           best.discard_points)
         scores = table_scores(rules, deal)
         running = _running_totals(rules, line, melds, sol, best.discard_points)
         total = int(sum(seat_totals(rules, deal)[s] for s in side))
         took = any(line.seat_tricks[s] > 0 for s in side)
-        return _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took, predicted)
+        out = _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took, predicted)
+        if window is not None and budget_nodes is not None:
+            # The side's total at the window's ends (evaluation.dd's formula: discards + value, rounded, plus
+            # melds that need no trick); resolved when both ends give the same total.
+            free = 0 if rules.scoring.melds_need_trick else sum(melds[s] for s in side)
+            out.total_lo, out.total_hi = (int(round_points(best.discard_points + v, rules)) + free for v in window)
+            out.made_lo, out.made_hi = out.total_lo >= bid and window[0] > 0, out.total_hi >= bid
+            out.exact = out.total_lo == out.total_hi and (line.lo, line.hi) == window  # not widened over budget
+            if out.exact:
+                out.made_lo = out.made_hi = out.made
+        return out
     # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
     pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
                    rules.play.last_trick, tuple(zeros), ())
@@ -281,8 +353,9 @@ def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
 
 
 def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
-                  max_deals: int = MAX_DEALS) -> GameRecord:
-    """Play game number ``game`` of ``seed`` to its end (or ``max_deals``)."""
+                  max_deals: int = MAX_DEALS, budget_nodes: int | None = None) -> GameRecord:
+    """Play game number ``game`` of ``seed`` to its end (or ``max_deals``); ``budget_nodes``: per deal
+    (None: exact; see :func:`play_budget`)."""
     solver = solver or Solver()
     n = rules.layout.table_players
     dealer = Dealer(rules, seed, stream=streams.stream("game", game))
@@ -292,7 +365,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         row = dealer.deal(1, start=j)[0]
         # Seat n - 1 of the scores is the dealer who sits out, where one does.
         seat_player = [(s + j) % n for s in range(n)]
-        o = play_deal(rules, row, solver)
+        o = play_deal(rules, row, solver, budget_nodes)
         claimed = _claim(rules, o, seat_player, totals)
         scores = np.zeros(n, dtype=np.int64)
         for s in range(n):
@@ -302,7 +375,8 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         rec.records.append(DealRecord(
             game=game, deal=j, soloist=sol_player, soloist_seat=o.soloist_seat, bid=o.bid, contract=o.contract,
             trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),
-            totals=totals.tolist(), claimed_by=claimed, p_make_predicted=o.predicted,
+            totals=totals.tolist(), claimed_by=claimed, p_make_predicted=o.predicted, exact=o.exact,
+            made_lo=o.made_lo, made_hi=o.made_hi, side_total_lo=o.total_lo, side_total_hi=o.total_hi,
         ))
         rec.deals = j + 1
         rec.totals = totals.tolist()
@@ -313,4 +387,4 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     return rec
 
 
-__all__ = ["ceiling", "play_deal", "simulate_game", "GameRecord", "DealRecord"]
+__all__ = ["ceiling", "play_budget", "play_deal", "simulate_game", "GameRecord", "DealRecord"]
