@@ -34,14 +34,15 @@ def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
 
 
 def levels_range(rules: Rules, g: pd.DataFrame, bids: np.ndarray | None = None) -> pd.DataFrame | None:
-    """P(make) per bid as a range when some deals are unresolved: ``p_make_lo`` counts them failed (their
-    lower bounds), ``p_make_hi`` made (upper bounds); None when every deal is resolved.
+    """P(make) per bid as a range when some deals are unresolved: ``p_make_counted_failed`` counts them failed
+    (their lower bounds), ``p_make_counted_made`` made (upper bounds); None when every deal is resolved.
 
     >>> from binokel_sim.rules import load_rules
     >>> d = pd.DataFrame({"value": [100, 200], "value_hi": [100, 250], "took": [True, True], "code": [0, 0],
     ...                   "special_made": [False, False], "result": [100, 200], "result_hi": [100, 250],
     ...                   "subjective": [np.full(1, 300), np.full(1, 300)], "subjective_took": [np.ones(1, bool)] * 2})
-    >>> levels_range(load_rules("standard"), d, np.array([150, 220]))[["bid", "p_make_lo", "p_make_hi"]].values.tolist()
+    >>> t = levels_range(load_rules("standard"), d, np.array([150, 220]))
+    >>> t[["bid", "p_make_counted_failed", "p_make_counted_made"]].values.tolist()
     [[150.0, 0.5, 0.5], [220.0, 0.0, 0.5]]
     """
     lo, hi = bounds_of(g, "value")
@@ -50,8 +51,8 @@ def levels_range(rules: Rules, g: pd.DataFrame, bids: np.ndarray | None = None) 
         return None
     a = bid_table(rules, parts_of(g), bids)
     b = bid_table(rules, upper_parts(g), a["bid"].to_numpy())
-    return pd.DataFrame({"bid": a["bid"], "p_make_lo": a["p_make"], "p_make_hi": b["p_make"], "n": len(g),
-                         "unresolved": k})
+    return pd.DataFrame({"bid": a["bid"], "p_make_counted_failed": a["p_make"], "p_make_counted_made": b["p_make"],
+                         "n": len(g), "unresolved": k})
 
 
 def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:

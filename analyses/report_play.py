@@ -93,7 +93,8 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
                   f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
                   f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points." + _unresolved(o))
-    if melds is not None and len(study) > 2:
+    exact = not o.get("unresolved", 0)  # the variate sharpens a mean, not a range of means
+    if melds is not None and len(study) > 2 and exact:
         x = melds["melds_tapp_value"].to_numpy(np.float64)
         a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))
         s.text.append(f"**Tapp value (double-dummy), sharpened: {a['mean']:.1f} ± {a['se']:.1f} points** "
@@ -106,7 +107,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     s.text.append(f"Tapp value (melds only): {FIGURES['Tapp value (melds only)']} "
                   f"Tapp value (double-dummy): {FIGURES['Tapp value (double-dummy)']}")
     s.tables.append(("Tapp value by hand class", by_class(study)))
-    if melds is not None and len(study) > 2:
+    if melds is not None and len(study) > 2 and exact:
         s.tables.append(sharp)
     s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
                       "Tapp value per deal, melds only and double-dummy"))
@@ -160,5 +161,5 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
     line, ranges = _ranges(rules, study)
     if ranges is not None:
         s.text.append(line)
-        s.tables.append(("P(make) per bid with unresolved deals counted failed (lo) and made (hi)", ranges))
+        s.tables.append(("P(make) per bid as a range: unresolved deals counted failed, counted made", ranges))
     return s

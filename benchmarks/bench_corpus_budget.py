@@ -9,7 +9,7 @@ seconds of this process (the dev machine is shared, so wall time says little).
 
     .venv/bin/python benchmarks/bench_corpus_budget.py --rules standard-48 --deals 4 --budgets 500000,2000000
 
-Prints one JSON object.
+One JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -18,26 +18,20 @@ import argparse
 import json
 import os
 import platform
-import time
 
+from bench_corpus import timed  # the same CPU-time measure (benchmarks/ is on the path when run as a script)
 from binokel_sim.corpus.builder import corpus_rows
 from binokel_sim.evaluation.study import study_deals
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk, Scale
 
 
-def timed(fn) -> tuple[float, object]:
-    t0 = time.process_time()
-    out = fn()
-    return time.process_time() - t0, out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--budgets", default="500000,2000000,8000000", help="Nodes per solve, comma-separated.")
     ap.add_argument("--rules", default="standard-48")
-    ap.add_argument("--deals", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budgets", default="500000,2000000,8000000")
+    ap.add_argument("--deals", type=int, default=4)
     a = ap.parse_args()
     rules = load_rules(a.rules)
     corpus_rows(rules, a.seed, "heuristic", Chunk(0, 0, 1), False, 1000)  # compile / load caches
