@@ -73,6 +73,17 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "melds_se": ("standard error", "Standard error of the Tapp value (melds only)."),
     "dd_mean": ("Tapp value (double-dummy)", "See 'Tapp value (double-dummy)'."),
     "dd_se": ("standard error", "Standard error of the Tapp value (double-dummy)."),
+    "dd_mean_lo": ("Tapp value (double-dummy), low end",
+                   "The double-dummy Tapp value with every deal the solve budget left unresolved at its lowest value."),
+    "dd_mean_hi": ("Tapp value (double-dummy), high end",
+                   "The double-dummy Tapp value with every unresolved deal at its highest value."),
+    "unresolved": ("unresolved", "Deals whose double-dummy value the solve budget left as a range (counted, "
+                                 "never dropped)."),
+    "mean_total_hi": ("mean total, high end", "Mean total with every unresolved deal at its highest value (the "
+                                              "mean total column counts them at their lowest)."),
+    "safe_p_make_hi": ("P(make) at the safe bid, high end", "P(make) at the safe bid counting every unresolved "
+                                                            "deal as made (the other column counts them failed)."),
+    "safe_p_make_hi_se": ("its standard error", "Standard error of the high end of P(make) at the safe bid."),
     "predicted": ("predicted P(make)", "The formula's mean P(make) over the deals of the bin."),
     "realised": ("made", "Share of the bin's contracts actually made (double-dummy)."),
     "realised_se": ("made, standard error", "Standard error of the realised make rate."),

@@ -38,6 +38,33 @@ def seed_option(fn: Callable | None = None, default: int = 1) -> Callable:
     return deco(fn) if fn is not None else deco
 
 
+#: Columns whose values are code names (events, figures, terms): shown in player words too.
+_CODE_VALUED = ("event", "figure", "term")
+
+
+def echo_table(df, float_format: str = "{:.4g}", width: int = 200) -> None:
+    """Print ``df`` for a player: headers and code-valued cells in player words
+    (:func:`binokel_sim.glossary.words`; files written with ``--out`` keep the code names).
+
+    >>> import pandas as pd
+    >>> echo_table(pd.DataFrame({"event": ["pair_E"], "value": [0.2351834], "stderr": [0.0014]}))
+              meld  estimate  standard error
+    pair in Eichel    0.2352          0.0014
+    """
+    import pandas as pd
+
+    from binokel_sim.glossary import words
+
+    shown = df.copy()
+    for col in _CODE_VALUED:
+        if col in shown.columns and not pd.api.types.is_numeric_dtype(shown[col]):
+            shown[col] = shown[col].astype(str).map(words)
+    shown.columns = [words(str(c)) for c in shown.columns]
+    with pd.option_context("display.max_rows", None, "display.width", width, "display.max_colwidth", 60,
+                           "display.float_format", float_format.format):
+        click.echo(shown.to_string(index=False, na_rep=""))
+
+
 def json_option(fn: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(fn)
 

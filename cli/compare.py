@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from binokel_sim.output import write_table
 from binokel_sim.rules import load_rules
 
-from .common import charts_options, echo_json, json_option, out_option, quiet_option, seed_option
+from .common import echo_table, charts_options, echo_json, json_option, out_option, quiet_option, seed_option
 from .scale_options import scale_options
 
 DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttemberg", "grupp")
@@ -55,7 +54,6 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
     a = df.attrs
     click.echo(f"# compare: rules={','.join(a['rules'])} seed={a['seed']} deals={a['deals']} played={a['played']} "
                f"({a['seconds']} s, binokel-sim {a['version']}); value ± standard error")
-    with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 40):
-        click.echo(wide(df).to_string(index=False))
+    echo_table(wide(df), width=250)
     for name, figures in a.get("not_applicable", {}).items():
         click.echo(f"# {name}: not applicable: {'; '.join(figures)}")

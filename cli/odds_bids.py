@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
 from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 from .study_options import study_options
 
@@ -47,5 +46,4 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
     click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
-        click.echo(table.to_string(index=False))
+    echo_table(table, "{:.2f}")

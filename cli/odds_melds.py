@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from binokel_sim.analyses.meld_odds import meld_odds_table, provenance_line
 from binokel_sim.odds.monte_carlo import SCOPES
 from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 
 
@@ -45,8 +44,8 @@ def odds_melds_cmd(rules, deals: int, seed: int, exact: bool, no_kept: bool, out
         return
     shown = df if show_pmf else df[~df["event"].str.startswith("meld_pmf_")]
     click.echo(provenance_line(df))
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.6g}".format):
-        click.echo(shown.to_string(index=False))
+    echo_table(shown)
     if not show_pmf:
         hidden = len(df) - len(shown)
-        click.echo(f"# {hidden} meld_pmf_* rows not shown" + (f" (in {out})" if out else " (--pmf or --out)"))
+        where = f" (in {out})" if out else " (--pmf or --out)"
+        click.echo(f"# {hidden} rows of the meld-total distribution (meld_pmf_*) not shown{where}")

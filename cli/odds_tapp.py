@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
 from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import write_figure, write_table
 
-from .common import (charts_options, echo_json, json_option, out_option, output_option, quiet_option, rules_option,
-                     seed_option)
+from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,
+                     rules_option, seed_option)
 from .scale_options import scale_options
 from .study_options import study_options
 
@@ -57,9 +56,8 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
 
     for name in ("Tapp value (melds only)",) + (() if melds_only else ("Tapp value (double-dummy)",)):
         click.echo(f"# {name}: {FIGURES[name]}")
-    click.echo("# melds_mean / dd_mean: these two; not the Tapp meld gain of `binokel compare`"
+    click.echo("# Tapp value (melds only) / (double-dummy): not the Tapp meld gain of `binokel compare`"
                " (melds kept - melds dealt)")
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.2f}".format):
-        click.echo(overall.to_string(index=False))
-        click.echo("")
-        click.echo(classes.to_string(index=False))
+    echo_table(overall, "{:.2f}")
+    click.echo("")
+    echo_table(classes, "{:.2f}")

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from binokel_sim.game.runs import simulate_games
 from binokel_sim.game.simulate import MAX_DEALS
 from binokel_sim.output import write_figure, write_table
 
-from .common import (charts_options, echo_json, json_option, out_option, output_option, quiet_option, rules_option,
-                     seed_option)
+from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,
+                     rules_option, seed_option)
 from .scale_options import scale_options
 
 
@@ -56,5 +55,4 @@ def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deal
     p = res.provenance
     click.echo(f"# rules {p['rules']}, seed {p['seed']}, {p['games']} games, {p['deals']} deals, "
                f"{p['seconds']} s (binokel-sim {p['version']})")
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.4g}".format):
-        click.echo(res.summary.to_string(index=False))
+    echo_table(res.summary)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from binokel_sim.output import write_figure, write_table
 
-from .common import (charts_options, echo_json, json_option, out_option, quiet_option, rules_option,
+from .common import (echo_table, charts_options, echo_json, json_option, out_option, quiet_option, rules_option,
                      seed_option)
 from .scale_options import scale_options
 from .study_options import study_options
@@ -98,5 +98,4 @@ def calibrate_cmd(rules, deals: int, policy: str, seed: int, out, charts, chart_
     a = table.attrs
     click.echo(f"# calibration: rules {a['rules']}, seed {a['seed']}, {a['deals']} deals, policy {a['policy']}; "
                f"largest gap {a['max_abs_gap']:.3f}")
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.3f}".format):
-        click.echo(table.to_string(index=False))
+    echo_table(table, "{:.3f}")

@@ -16,9 +16,11 @@ def test_prints_table_with_provenance_and_writes_csv(capsys, tmp_path):
     assert err == ""  # no progress bar when stderr is not a terminal
     lines = text.splitlines()
     assert lines[0].startswith("# meld odds: rules=standard deals=3000 seed=4 scopes=hand,hand+tapp exact=yes")
-    assert lines[1].split() == ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
-    assert any(line.split()[:2] == ["hand", "double_binokel"] for line in lines)
-    assert not any(line.split()[1].startswith("meld_pmf_") for line in lines[2:-1])
+    # the terminal shows player words; the file keeps the code names
+    assert lines[1].split() == ["scope", "meld", "estimate", "standard", "error", "95", "%", "low", "95", "%", "high",
+                                "exact", "z", "p-value", "test", "n"]
+    assert any(line.split()[:3] == ["hand", "two", "Binokels"] for line in lines)
+    assert not any("meld total =" in line for line in lines[2:-1])  # the pmf rows stay hidden
     assert lines[-1].startswith("# ") and "meld_pmf_" in lines[-1] and str(out) in lines[-1]
     df = pd.read_csv(out, comment="#")
     assert list(df.columns) == ["scope", "event", "value", "stderr", "lo", "hi", "exact", "z", "p_value", "test", "n"]
@@ -48,7 +50,7 @@ def test_json_is_a_list_of_rows_and_parquet_round_trips(capsys, tmp_path):
 
 def test_pmf_flag_prints_every_row(capsys):
     code, text, _ = run_cli(capsys, "odds", "melds", "--deals", "500", "--no-kept", "--pmf")
-    assert code == 0 and "meld_pmf_best_0" in text
+    assert code == 0 and "meld total = 0 " in text
 
 
 @pytest.mark.parametrize("args,contains", [
