@@ -63,8 +63,7 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
     if f.usable():
         click.echo(f.rule_of_thumb())
     if table is not None:
-        with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
-            click.echo(table.to_string(index=False))
+        echo_table(table, "{:.3f}")
 
 
 @click.command("calibrate", short_help="Check the hand formula's P(make) against play outcomes.")
