@@ -25,6 +25,36 @@ from binokel_sim.rules import Rules
 from .tapp_value import CLASSES, hand_class
 
 
+def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
+    """:func:`parts_of` with every deal at its upper bound: unresolved deals counted as made (exact rows: equal)."""
+    hi = bounds_of(g, "value")[1]
+    up = parts_of(g)
+    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
+    return up
+
+
+def levels_range(rules: Rules, g: pd.DataFrame, bids: np.ndarray | None = None) -> pd.DataFrame | None:
+    """P(make) per bid as a range when some deals are unresolved: ``p_make_counted_failed`` counts them failed
+    (their lower bounds), ``p_make_counted_made`` made (upper bounds); None when every deal is resolved.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> d = pd.DataFrame({"value": [100, 200], "value_hi": [100, 250], "took": [True, True], "code": [0, 0],
+    ...                   "special_made": [False, False], "result": [100, 200], "result_hi": [100, 250],
+    ...                   "subjective": [np.full(1, 300), np.full(1, 300)], "subjective_took": [np.ones(1, bool)] * 2})
+    >>> t = levels_range(load_rules("standard"), d, np.array([150, 220]))
+    >>> t[["bid", "p_make_counted_failed", "p_make_counted_made"]].values.tolist()
+    [[150.0, 0.5, 0.5], [220.0, 0.0, 0.5]]
+    """
+    lo, hi = bounds_of(g, "value")
+    k = int((lo != hi).sum())
+    if not k:
+        return None
+    a = bid_table(rules, parts_of(g), bids)
+    b = bid_table(rules, upper_parts(g), a["bid"].to_numpy())
+    return pd.DataFrame({"bid": a["bid"], "p_make_counted_failed": a["p_make"], "p_make_counted_made": b["p_make"],
+                         "n": len(g), "unresolved": k})
+
+
 def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
     """Ceiling and safe bid of a group of study deals, with the P(make) and E[score] behind them."""
     t = bid_table(rules, parts_of(g))
@@ -34,10 +64,7 @@ def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
     safe_bid = int(safe["bid"].max()) if len(safe) else None
     at = t.set_index("bid")
     lo, hi = bounds_of(g, "value")
-    # The same table with every deal at its upper bound: unresolved deals counted as made (exact rows: equal).
-    up = parts_of(g)
-    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
-    at_hi = bid_table(rules, up, t["bid"].to_numpy()).set_index("bid")
+    at_hi = bid_table(rules, upper_parts(g), t["bid"].to_numpy()).set_index("bid")
     ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
               "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
               "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
@@ -66,3 +93,39 @@ def bid_levels(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: i
                 rows.append({"melds": m, "aces": a, **levels(rules, g, confidence)})
     rows.append({"melds": "all", "aces": "all", **levels(rules, df, confidence)})
     return pd.DataFrame(rows)
+
+
+#: The report's bid-table classes: coarse enough that a few thousand deals fill every cell (right-closed bins).
+REPORT_CLASSES = {"melds": ([-1, 50, 110, np.inf], ["0-50", "60-110", "120+"]),
+                  "aces": ([-1, 2, np.inf], ["0-2", "3+"])}
+#: The report shows a cell's figures only from this many deals on.
+MIN_CELL = 200
+
+
+def class_table(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: int = MIN_CELL) -> pd.DataFrame:
+    """The report's bid table: every (meld class, ace class) cell of :data:`REPORT_CLASSES`, then each meld
+    class and each ace class alone, then all deals. A row with fewer than ``min_n`` deals keeps its n and
+    leaves its figures blank (NaN).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> d = pd.DataFrame({"melds": [0, 60, 200], "aces": [1, 3, 4]})
+    >>> t = class_table(load_rules("standard"), d)
+    >>> t[["melds", "aces", "n"]].values.tolist()[-3:], len(t), "ceiling_bid" in t
+    ([['all', '0-2', 1], ['all', '3+', 2], ['all', 'all', 3]], 12, False)
+    """
+    cls = {f: pd.cut(df[f], bins=e, labels=lab).astype(str) for f, (e, lab) in REPORT_CLASSES.items()}
+    mel, ace = REPORT_CLASSES["melds"][1], REPORT_CLASSES["aces"][1]
+    keys = [(m, a) for m in mel for a in ace] + [(m, "all") for m in mel] + [("all", a) for a in ace] + [("all", "all")]
+    rows = []
+    for m, a in keys:
+        sel = np.ones(len(df), dtype=bool)
+        if m != "all":
+            sel &= (cls["melds"] == m).to_numpy()
+        if a != "all":
+            sel &= (cls["aces"] == a).to_numpy()
+        g = df[sel]
+        rows.append({"melds": m, "aces": a, **(levels(rules, g, confidence) if len(g) >= min_n else {"n": len(g)})})
+    out = pd.DataFrame(rows)
+    if "unresolved" in out and not out["unresolved"].fillna(0).any():  # every deal resolved: no ranges to show
+        out = out.drop(columns=["mean_total_hi", "unresolved", "safe_p_make_hi", "safe_p_make_hi_se"])
+    return out

@@ -4,9 +4,10 @@
 
 * **meld odds** -- Monte Carlo beside the exact values (:mod:`binokel_sim.analyses.meld_odds`);
 * **meld-total distribution** -- the pmf of a hand's best meld total, MC and exact;
-* **study deals** -- random deals played out double-dummy with the exchange optimiser
-  (:func:`binokel_sim.evaluation.study.study_chunk`), giving the Tapp's value, the bid
-  ladder (P(make) against bid by hand class) and the trump choice;
+* **study deals** -- random deals played out double-dummy with the exchange optimiser,
+  read from a matching corpus where there is one (:mod:`binokel_sim.analyses.report_play`),
+  giving the Tapp's value, the bid ladder (P(make) against bid by hand class) and the
+  trump choice;
 * **Durch odds** -- how often the soloist holds a sure Durch with the Tapp
   (:func:`binokel_sim.analyses.compare.durch_chunk`, a fast kernel over many deals);
 * **hand-point formula** -- the committed coefficients when fitted for these rules
@@ -35,8 +36,10 @@ import numpy as np
 import pandas as pd
 
 from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
+from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
+                                              source_line, tapp_section)
 from binokel_sim.errors import InputError, check_count
-from binokel_sim.glossary import FIGURES, SUIT_NAMES, words
+from binokel_sim.glossary import SUIT_NAMES, words
 from binokel_sim.palette import ESTIMATE, EXACT, contract_colour
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Job, Scale
@@ -46,8 +49,6 @@ from binokel_sim.stats import proportion
 #: Meld events charted MC-beside-exact (scope ``hand``): every suit's pair and family, every four of a kind.
 CHART_EVENTS = (*(f"pair_{s}" for s in "EGHS"), *(f"family_{s}" for s in "EGHS"), "four_A", "four_K", "four_O",
                 "four_U", "binokel", "meld_at_least_100_best", "meld_at_least_200_best")
-#: Deals per chunk of the study jobs (fixed; never depends on the worker count).
-STUDY_CHUNK = 2
 
 
 def check_budget(name: str) -> Budget:
@@ -148,61 +149,6 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     return [s1, s2], df
 
 
-def _unresolved(o: pd.Series) -> str:
-    """The unresolved deals' line: their fraction and the range of the double-dummy mean (empty if none)."""
-    k = int(o.get("unresolved", 0) or 0)
-    if not k:
-        return ""
-    return (f" {k} of {int(o['n'])} deals ({k / o['n']:.1%}) were not resolved within the solver budget: "
-            f"the double-dummy mean lies in [{o['dd_mean_lo']:.1f}, {o['dd_mean_hi']:.1f}] (the figure above "
-            "counts them at their lower bounds).")
-
-
-def tapp_section(rules: Rules, study: pd.DataFrame) -> Section:
-    from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-
-    s = Section("tapp", "The Tapp's value")
-    o = summary(study).iloc[0]
-    s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
-                  f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
-                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points." + _unresolved(o))
-    s.text.append(f"Tapp value (melds only): {FIGURES['Tapp value (melds only)']} "
-                  f"Tapp value (double-dummy): {FIGURES['Tapp value (double-dummy)']}")
-    s.tables.append(("Tapp value by hand class", by_class(study)))
-    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
-                      "Tapp value per deal, melds only and double-dummy"))
-    return s
-
-
-def bid_section(rules: Rules, study: pd.DataFrame) -> Section:
-    from binokel_sim.analyses.bid_levels import bid_levels
-    from binokel_sim.analyses.tapp_value import hand_class
-    from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import parts_of
-
-    ch = _figs()
-    s = Section("bids", "The bid ladder")
-    s.text.append("P(make) against the bid, by the meld points of the hand before the Tapp (double-dummy play, "
-                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate says so).")
-    from binokel_sim.analyses.tapp_value import CLASSES
-
-    cls = hand_class(study, "melds")
-    frames = []
-    for label in [c for c in CLASSES["melds"][1] if (cls == c).any()]:
-        g = study[cls == label]
-        t = bid_table(rules, parts_of(g))
-        frames.append(t.assign(melds=f"melds {label} (n={len(g)})"))
-    ladder = pd.concat(frames, ignore_index=True)
-    top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
-    ladder = ladder[ladder["bid"] <= top]
-    s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", "P(make) by bid and hand class",
-                                                  ylabel="P(make)", interval=("p_make_lo", "p_make_hi")),
-                      "P(make) against bid by meld class, 95 % Wilson bands"))
-    s.tables.append(("Ceiling and safe bid (P(make) >= 0.8) by hand class",
-                     bid_levels(rules, study, min_n=max(5, len(study) // 20))))
-    return s
-
-
 def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, b: Budget):
     """The hand-point formula: committed coefficients if fitted for ``rules``, else a fit on the study deals.
 
@@ -272,14 +218,30 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
     return [s, d]
 
 
+def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[pd.DataFrame, str]:
+    """The calibration deals and one line saying where they came from: the hook for held-out corpus deals.
+
+    If :mod:`binokel_sim.analyses.calibration` provides ``held_out_deals(rules, deals, seed, scale)``
+    returning (study rows, provenance line) -- corpus deals the formula was not fitted on -- the
+    report calibrates on those; until then on ``b.calibration_deals`` fresh deals of the calibration stream.
+    """
+    from binokel_sim.analyses import calibration
+
+    held_out = getattr(calibration, "held_out_deals", None)
+    if held_out is not None:
+        return held_out(rules, b.calibration_deals, seed, scale)
+    cal = study_frame(rules, b.calibration_deals, seed, scale, calibration.STREAM_CALIBRATION, False,
+                      solve_budget=b.solve_budget)
+    return cal, f"{len(cal)} deals of their own stream, solved for this report"
+
+
 def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> Section:
-    from binokel_sim.analyses.calibration import STREAM_CALIBRATION, calibration_table, chart
+    from binokel_sim.analyses.calibration import calibration_table, chart
 
     s = Section("calibration", "Calibration of the advisor")
-    cal = study_frame(rules, b.calibration_deals, seed, scale, STREAM_CALIBRATION, False,
-                      solve_budget=b.solve_budget)
+    cal, where = calibration_frame(rules, b, seed, scale)
     t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
-    s.text.append(f"The formula's P(make) against the double-dummy outcome on {len(cal)} deals of their own stream "
+    s.text.append(f"The formula's P(make) against the double-dummy outcome on {where} "
                   "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
     s.tables.append(("Predicted against realised, by bin", t))
     s.figures.append(("calibration", chart(t, f"Calibration, {rules.name}, n = {len(cal)}"),
@@ -288,11 +250,12 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> 
 
 
 def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str | Budget = "quick", seed: int = 1,
-                 scale: Scale | None = None, command: str = "") -> Report:
+                 scale: Scale | None = None, command: str = "", fresh: bool = False,
+                 corpus: str | os.PathLike[str] | None = None) -> Report:
     """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`
-    (:func:`budget_with` overrides its deal counts)."""
+    (:func:`budget_with` overrides its deal counts). The play sections read a matching corpus
+    (:func:`play_study`; ``corpus``: that folder, ``fresh``: none)."""
     from binokel_sim import __version__
-    from binokel_sim.evaluation.study import STREAM_STUDY
     from binokel_sim.provenance import git_commit, rules_hash
 
     rules = as_rules(rules)
@@ -312,10 +275,10 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
         return r
 
     sections, _ = timed("meld odds", meld_sections, rules, b, seed, scale)
-    study = timed("study deals", study_frame, rules, b.study_deals, seed, scale, STREAM_STUDY, True, "heuristic",
-                  b.solve_budget)
-    sections.append(tapp_section(rules, study))
-    sections.append(bid_section(rules, study))
+    study, src = timed("study deals", play_study, rules, b, seed, scale, fresh, corpus)
+    melds = timed("melds-only Tapp", melds_only_frame, rules, b, seed, scale, len(study))
+    sections.append(tapp_section(rules, study, src, melds))
+    sections.append(bid_section(rules, study, src))
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))
@@ -326,6 +289,9 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
         "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,
         "budget": b.name, "meld-odds deals": b.meld_deals, "study deals": b.study_deals,
         "calibration deals": b.calibration_deals, "exchange policy": "heuristic", "play": "double-dummy",
+        "play sections": source_line(src), "play deals": src["n"], "from corpus": src["from_corpus"],
+        "corpus": corpus_label(src), "corpus rules hash": src.get("rules_hash", "none"),
+        "melds-only deals (Tapp control variate)": len(melds),
         "run time (s)": round(time.perf_counter() - t0, 1),
         "time per study (s)": ", ".join(f"{k} {v}" for k, v in timings.items()),
         "python": platform.python_version(), "run on": scale.describe(), "command": command,

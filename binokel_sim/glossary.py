@@ -54,6 +54,18 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "safe_bid": ("safe bid", "Highest bid made at least 80 % of the time."),
     "safe_p_make": ("P(make) at the safe bid", "P(make) at the safe bid."),
     "safe_p_make_se": ("its standard error", "Standard error of P(make) at the safe bid."),
+    "p_make_counted_failed": ("P(make), unresolved failed", "P(make) with every unresolved deal counted as failed "
+                                                            "(the lower end of the range)."),
+    "p_make_counted_made": ("P(make), unresolved made", "P(make) with every unresolved deal counted as made "
+                                                        "(the upper end of the range)."),
+    "model": ("model", "A candidate hand-point model (features it uses)."),
+    "terms": ("terms", "Coefficients the model fits, the intercept included."),
+    "r2_test": ("R² out of sample", "1 - residual variance / variance of the totals, on the test deals."),
+    "r2_test_lo": ("R², 95 % low", "Lower end of the bootstrap interval of the out-of-sample R²."),
+    "r2_test_hi": ("R², 95 % high", "Upper end of the bootstrap interval of the out-of-sample R²."),
+    "residual_sd": ("residual sd", "Root mean square error of the model on the test deals."),
+    "n_train": ("training deals", "Trump-contract deals the model was fitted on."),
+    "n_test": ("test deals", "Trump-contract deals the model was tested on."),
     "feature": ("counted by", "What the hand class counts: meld points, aces, tens or the longest suit."),
     "class": ("class", "The range of the counted feature."),
     "melds_mean": ("Tapp value (melds only)", "See 'Tapp value (melds only)'."),

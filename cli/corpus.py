@@ -15,6 +15,7 @@ from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, output_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
+from .study_options import solve_budget_option
 
 
 @click.group(short_help="Corpora of solved deals: build, extend, inspect.")
@@ -31,26 +32,32 @@ def corpus() -> None:
               help="Exchange policy (default: heuristic; an existing corpus keeps its own).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Deals per chunk file (default 200; an existing corpus keeps its own).")
+@solve_budget_option
 @json_option
 @quiet_option
 @scale_options
-def build_cmd(rules, deals, out, seed, policy, chunk_size, as_json, quiet, scale) -> None:
+def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, as_json, quiet, scale) -> None:
     """Solve deals 0..N-1 of the seed and store them; appends to an existing corpus.
+
+    With --solve-budget (the 48-card presets) each total is proven within the budget and
+    stored as an interval (lo, hi, exact); the manifest counts the unresolved deals.
 
     \b
     Example:
       binokel corpus build --rules four-solo --deals 1000 --out data/corpus/four-solo --workers 2
+      binokel corpus build --rules standard-48 --deals 200 --out my-corpus --solve-budget 2000000n
     """
     if out is None:
         raise InputError("--out: give the corpus folder to create or extend")
     command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     m = build_corpus(rules, deals, out, seed=seed, policy=policy, chunk_size=chunk_size, scale=scale,
-                     command=command)
+                     command=command, solve_budget=solve_budget)
     if as_json:
         echo_json({k: v for k, v in m.items() if k not in ("chunks", "rules_data")})
     elif not quiet:
         click.echo(f"corpus {out}: {m['deals']} deals, rules {m['rules']} ({m['rules_hash']}), seed {m['seed']}, "
-                   f"policy {m['policy']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s")
+                   f"policy {m['policy']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s, unresolved "
+                   f"fraction {m['unresolved_fraction']:.3f}")
 
 
 @corpus.command("info")

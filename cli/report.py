@@ -22,6 +22,11 @@ from .study_options import solve_budget_option
               help="Override the budget's calibration deals.")
 @seed_option
 @solve_budget_option
+@click.option("--fresh", is_flag=True, help="Solve the play sections' deals afresh, even where a matching corpus "
+                                            "holds them.")
+@click.option("--corpus", "corpus_dir", type=click.Path(), default=None,
+              help="Read the play sections' deals from this corpus folder (rules, seed and policy must match; "
+                   "default: the shipped corpus of these rules, if any).")
 @output_option("--out", kind="folder",
                help="Output folder [default: my-report/<rules name>; the committed examples under reports/ "
                     "stay untouched].")
@@ -29,12 +34,15 @@ from .study_options import solve_budget_option
 @quiet_option
 @scale_options
 def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | None, calibration_deals: int | None,
-               seed: int, solve_budget: int | None, out: str | None, as_json: bool, quiet: bool, scale) -> None:
+               seed: int, solve_budget: int | None, fresh: bool, corpus_dir: str | None, out: str | None, as_json: bool,
+               quiet: bool, scale) -> None:
     """Write OUT/report.html (self-contained) and OUT/report.md with charts in OUT/figures.
 
     Meld odds (Monte Carlo beside exact), the meld-total distribution, the Tapp's value,
     the bid ladder, the hand-point formula, trump choice, Durch odds, calibration and
-    provenance. --json prints the paths and the provenance.
+    provenance. The play sections rest on every deal of a matching corpus (same rules
+    content hash, seed and policy; at least the budget's study deals, the rest solved here).
+    --json prints the paths and the provenance.
 
     \b
     Example:
@@ -48,7 +56,7 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
     check_output(folder, "--out", "folder")
     command = "binokel " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("binokel") else ""
     b = budget_with(budget, meld_deals, study_deals, calibration_deals, solve_budget)
-    report = build_report(rules, b, seed, scale, command=command)
+    report = build_report(rules, b, seed, scale, command=command, fresh=fresh, corpus=corpus_dir)
     paths = render(report, folder)
     if as_json:
         echo_json({"paths": {k: str(v) for k, v in paths.items()}, "provenance": report.provenance})

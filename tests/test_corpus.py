@@ -14,6 +14,7 @@ from binokel_sim.corpus.studies import STUDY_COLUMNS
 from binokel_sim.corpus.reader import find_corpus, headline, load_corpus
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import study_deals
+from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 from clitools import assert_one_line_error, run_cli
 
@@ -77,10 +78,10 @@ def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
 
     real = builder.corpus_rows
 
-    def dies_at_deal_6(rules, seed, policy, chunk, durch=True):
+    def dies_at_deal_6(rules, seed, policy, chunk, durch=True, solve_budget=None):
         if chunk.start >= 6:
             raise KeyboardInterrupt
-        return real(rules, seed, policy, chunk, durch)
+        return real(rules, seed, policy, chunk, durch, solve_budget)
 
     monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
     from binokel_sim.pool import Interrupted
@@ -195,3 +196,62 @@ def test_study_corpus_must_match(whole, capsys):
     assert_one_line_error(capsys, "odds", "tapp", "--rules", "standard", "--corpus", str(whole), contains="holds rules")
     assert_one_line_error(capsys, "odds", "tapp", "--rules", PRESET, "--fresh", "--corpus", str(whole),
                           contains="exclude each other")
+
+
+def test_ctrl_c_says_what_the_corpus_kept_and_how_to_resume(whole, tmp_path):
+    from test_interrupt import _sigint_after_first_chunk
+
+    out = tmp_path / "c"
+    args = ["corpus", "build", "--rules", PRESET, "--deals", "6", "--out", str(out), "--seed", str(SEED),
+            "--chunk-size", "1", "--workers", "1", "--quiet"]
+    seconds, code, err = _sigint_after_first_chunk(args, out, pattern="chunk-*.parquet")
+    assert code == 130, (seconds, err)
+    held = json.loads((out / "manifest.json").read_text())["deals"]
+    line = err.strip().splitlines()[-1]
+    assert 0 <= held < 6 and line.startswith(f"interrupted: corpus {out} keeps {held} of 6 deals"), (held, err)
+    assert "run `binokel corpus build" in line and "again to resume" in line and "--checkpoint" not in line
+    # Resuming from what was kept gives the rows of one uninterrupted build.
+    build_corpus(PRESET, 6, out, seed=SEED)
+    pd.testing.assert_frame_equal(rows(out), rows(whole).iloc[:6])
+
+
+def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_path):
+    from binokel_sim.corpus.studies import study_rows
+
+    budget = 30_000  # tiny: 48-card deals stay unresolved, so the intervals are real
+    m = build_corpus("standard-48", 3, tmp_path, seed=2, chunk_size=2, solve_budget=budget)
+    c = load_corpus(tmp_path, "standard-48")
+    df = c.df
+    assert m["solve_budget"] == budget and not m["durch_check"] and not df["durch_makeable"].any()
+    assert (df["points_lo"] <= df["points_hi"]).all() and (df["base_points_lo"] <= df["base_points_hi"]).all()
+    unresolved = ~(df["points_exact"] & df["base_points_exact"])
+    assert unresolved.any() and m["unresolved_fraction"] == pytest.approx(unresolved.mean())
+    assert ((df["points_lo"] == df["points_hi"]) == df["points_exact"]).all()
+    fresh = study_deals("standard-48", 3, seed=2, scale=Scale(workers=1), solve_budget=budget)
+    read, src = study_rows("standard-48", None, seed=2, corpus=tmp_path, solve_budget=budget)
+    assert src["from_corpus"] == 3
+    for col in ("value", "value_hi", "result", "result_hi", "base_result", "base_result_hi", "tapp_value_lo",
+                "tapp_value_hi", "exact", "melds_tapp_value"):
+        assert read[col].tolist() == fresh[col].tolist(), col
+    # Another budget is another corpus: named, it is refused; extending keeps the budget.
+    with pytest.raises(InputError, match="solve_budget"):
+        study_rows("standard-48", None, seed=2, corpus=tmp_path, solve_budget=2 * budget)
+    with pytest.raises(InputError, match="--solve-budget 30000"):
+        build_corpus("standard-48", 4, tmp_path, seed=2)
+
+
+def test_exact_corpus_records_no_budget(whole):
+    m = json.loads((whole / "manifest.json").read_text())
+    assert m["solve_budget"] is None and m["durch_check"] and m["unresolved_fraction"] == 0.0
+
+
+def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole):
+    from binokel_sim.analyses.hand_formula import fit, run, split
+
+    f, stats, train, test = run(PRESET, None, SEED, corpus=whole)
+    assert f.provenance["source"]["from_corpus"] == N and f.provenance["deals"] == N
+    assert sorted(test["deal"]) == [3, 7] and sorted(train["deal"]) == [0, 1, 2, 4, 5, 6]
+    fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", scale=Scale(workers=1), baseline=False)
+    g, st2 = fit(load_rules(PRESET), *split(fresh))
+    assert (f.intercept, f.coef, f.sd) == (g.intercept, g.coef, g.sd)
+    assert stats["r2_train"] == st2["r2_train"]

@@ -138,9 +138,11 @@ def test_odds_bids_table(capsys, toy_dd):
 def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
     rep = run_json(capsys, "fit", "formula", "--deals", "24", "--seed", "5", "--out", str(tmp_path / "f.csv"), "-q")
     f = rep["formula"]
-    assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals_train"] == 24
+    assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals"] == 24
     assert f["provenance"]["command"].startswith("binokel fit formula --rules standard --deals 24")
-    assert 0 < f["provenance"]["n_train"] <= 24 and f["provenance"]["n_test"] <= 12
+    # Seed 5 matches no corpus: 24 fresh deals, split by deal index (6 test deals: i mod 4 = 3).
+    assert f["provenance"]["source"] == {"source": "fresh", "from_corpus": 0, "fresh": 24}
+    assert 0 < f["provenance"]["n_train"] <= 18 and 0 < f["provenance"]["n_test"] <= 6
     table = pd.read_csv(tmp_path / "f.csv", comment="#")  # first line: the provenance
     assert table["term"].tolist() == ["intercept", "melds", "aces", "tens", "trump_len"]
     rep = run_json(capsys, "calibrate", "--tier", "formula", "--deals", "30", "--seed", "2", "--charts",

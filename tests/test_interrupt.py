@@ -12,12 +12,14 @@ from pathlib import Path
 CLI = [sys.executable, "-c", "from binokel_sim.cli.main import main; main()"]
 
 
-def _sigint_after_first_chunk(args: list[str], ck: Path, limit: float = 300.0) -> tuple[float, int, str]:
-    """Start the CLI, wait for its first stored chunk, send SIGINT; (seconds to exit, status, stderr)."""
+def _sigint_after_first_chunk(args: list[str], ck: Path, limit: float = 300.0,
+                              pattern: str = "*.pkl") -> tuple[float, int, str]:
+    """Start the CLI, wait for its first stored chunk (a file ``pattern`` under ``ck``), send SIGINT;
+    (seconds to exit, status, stderr)."""
     proc = subprocess.Popen(CLI + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     t0 = time.monotonic()
-    while not list(ck.rglob("*.pkl")):
+    while not list(ck.rglob(pattern)):
         assert proc.poll() is None, proc.stderr.read()
         assert time.monotonic() - t0 < limit, "no chunk finished in time"
         time.sleep(0.05)

@@ -58,3 +58,50 @@ def test_bid_levels_table():
             assert r.safe_p_make >= 0.8
         if r.ceiling_bid is not None and not pd.isna(r.ceiling_bid):
             assert r.ceiling_expected_score > 0
+
+
+def test_report_bid_table_blanks_small_rows_and_fills_the_rest():
+    from binokel_sim.analyses.bid_levels import REPORT_CLASSES, class_table, levels
+
+    df = study_deals(STD, 60, seed=5, policy="heuristic", dd=TOY)
+    t = class_table(STD, df, min_n=15)
+    assert len(t) == 6 + 3 + 2 + 1 and t["n"].iloc[-1] == 60
+    # Each marginal row counts its class's deals; the cells of a meld class add up to its row.
+    cells = t[(t["melds"] != "all") & (t["aces"] != "all")]
+    for m in REPORT_CLASSES["melds"][1]:
+        assert cells[cells["melds"] == m]["n"].sum() == t[(t["melds"] == m) & (t["aces"] == "all")]["n"].item()
+    small, big = t[t["n"] < 15], t[t["n"] >= 15]
+    assert len(small) and len(big) > 1
+    assert small.drop(columns=["melds", "aces", "n"]).isna().all().all()
+    # A filled row is exactly levels() of its deals.
+    whole = levels(STD, df, 0.8)
+    assert big.iloc[-1]["ceiling_bid"] == whole["ceiling_bid"] and big.iloc[-1]["mean_total"] == whole["mean_total"]
+    # Every deal resolved: no range columns.
+    assert "unresolved" not in t
+
+
+def test_control_variate_is_unbiased_and_its_se_is_right():
+    from binokel_sim.analyses.tapp_value import adjusted
+
+    # y = 20 + 1.2 x + e, x ~ N(100, 80^2), e ~ N(0, 40^2): E[y] = 140; the melds mean is known exactly.
+    rng = np.random.default_rng(11)
+    est, ses, plain = [], [], []
+    for _ in range(400):
+        x = rng.normal(100, 80, 200)
+        y = 20 + 1.2 * x + rng.normal(0, 40, 200)
+        a = adjusted(pd.DataFrame({"melds_tapp_value": x, "tapp_value": y}), 100.0, 0.0, 10**9)
+        est.append(a["mean"])
+        ses.append(a["se"])
+        plain.append(y.mean())
+    est, ses = np.array(est), np.array(ses)
+    # Unbiased within 4 SE of the mean of 400 estimates; reported SE ~ 40/sqrt(200) = 2.83 matches the spread.
+    assert abs(est.mean() - 140) < 4 * est.std() / 20
+    assert ses.mean() == pytest.approx(40 / np.sqrt(200), rel=0.05)
+    assert est.std() == pytest.approx(ses.mean(), rel=0.15)
+    # The plain mean's spread is sqrt(1.2^2 80^2 + 40^2) / sqrt(200) ~ 7.3: the variate shrinks it about 2.6-fold.
+    assert np.std(plain) / est.std() > 2.0
+    # An uncertain melds mean adds beta^2 se^2.
+    x = rng.normal(100, 80, 200)
+    d = pd.DataFrame({"melds_tapp_value": x, "tapp_value": 20 + 1.2 * x + rng.normal(0, 40, 200)})
+    a0, a1 = adjusted(d, 100.0, 0.0, 1000), adjusted(d, 100.0, 2.0, 1000)
+    assert a1["se"] ** 2 == pytest.approx(a0["se"] ** 2 + a0["beta"] ** 2 * 4.0)

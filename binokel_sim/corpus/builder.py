@@ -47,7 +47,7 @@ from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_fr
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules, load_rules
-from binokel_sim.runner import Chunk, Job, Scale, run_jobs
+from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, rules_hash, solver_version
 
@@ -60,6 +60,20 @@ POLICY_NOTE = (
     "values the cards it keeps for play, which makes the Tapp-value baseline the soloist's "
     "actual best plain choice rather than a meld-count one")
 DEFAULT_CHUNK = 200
+
+
+class CorpusInterrupted(Interrupted):
+    """Ctrl-C during a corpus build: the finished chunks are in the corpus itself (no --checkpoint needed).
+
+    >>> str(CorpusInterrupted("c/", 300, 1000, "binokel corpus build --deals 1000 --out c/"))[:60]
+    'interrupted: corpus c/ keeps 300 of 1000 deals (every finish'
+    """
+
+    def __init__(self, folder: str | os.PathLike, held: int, target: int, command: str | None):
+        again = f"`{command}`" if command else "the same `binokel corpus build` command"
+        Exception.__init__(self, f"interrupted: corpus {os.fspath(folder)} keeps {held} of {target} deals (every "
+                                 f"finished chunk; the chunks in flight are dropped); run {again} again to resume")
+        self.done, self.total, self.checkpoint = held, target, folder
 
 
 def _counting_dd() -> tuple[DD, list[int]]:
@@ -91,24 +105,38 @@ def _counting_dd() -> tuple[DD, list[int]]:
     return DD(points=points, specials=specials), counter
 
 
+def _bounded_dd(budget_nodes: int) -> tuple[DD, list[int]]:
+    """A ``Solver.bounds`` back end within ``budget_nodes`` per solve (:func:`binokel_sim.evaluation.dd.budgeted`),
+    counting its search nodes (in ``counter[0]``; Durch checks add theirs)."""
+    from binokel_sim.evaluation.dd import Record, bounded_points
+
+    counting, counter = _counting_dd()
+    return DD(specials=counting.specials, bounds=bounded_points(budget_nodes, counter), record=Record()), counter
+
+
 def _count_string(counts: np.ndarray) -> list[str]:
     """Each row of uint8[n, 24] as 24 digits (card-type counts in card order)."""
     return ["".join(map(str, r)) for r in counts.tolist()]
 
 
-def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool = True) -> pd.DataFrame:
-    """The corpus rows of deals ``chunk.start .. chunk.stop - 1`` (see the module docstring)."""
+def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool = True,
+                solve_budget: int | None = None) -> pd.DataFrame:
+    """The corpus rows of deals ``chunk.start .. chunk.stop - 1`` (see the module docstring); ``solve_budget``:
+    nodes per solve of ``Solver.bounds`` (48 cards), rows then hold each total as an interval."""
     st = EvalSettings(policy=policy).check()
     df, hands, tapp = deal_frame(rules, seed, chunk, STREAM_STUDY)
     idx = df["deal"].to_numpy()
     cols: dict[str, list] = {}
     extra: dict[str, list] = {"nodes": [], "seconds": []}
     for i in range(chunk.size):
-        dd, counter = _counting_dd()
+        dd, counter = _counting_dd() if solve_budget is None else _bounded_dd(solve_budget)
         t0 = time.thread_time()
         seat = int(idx[i] % rules.n_seats)
         parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], None, dd, True,
                            durch_check=durch)
+        if dd.record is not None:  # the upper bounds, found by the arrays play_deals returned
+            parts = {**parts, "value_hi": dd.record.hi_of(parts["value"]),
+                     "base_value_hi": dd.record.hi_of(parts["base_value"])}
         extra["seconds"].append(time.thread_time() - t0)
         extra["nodes"].append(counter[0])
         for k, v in parts.items():
@@ -126,11 +154,12 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
     code = arr["code"].astype(np.int64)
     melds_batch(np.ascontiguousarray(arr["kept"]), np.where(code < 4, code, -1), rules.meld_array(), melds)
     df["melds_kept"] = melds
-    # Exact solves: lo = hi = value. A bounded query would store an interval and exact=False.
+    # Exact solves: lo = hi = value. A bounded query stores its interval (exact where it closed).
     for pre, val in (("", arr["value"]), ("base_", arr["base_value"])):
+        hi = arr.get(f"{pre}value_hi", val)
         df[f"{pre}points_lo"] = val.astype(np.int64)
-        df[f"{pre}points_hi"] = val.astype(np.int64)
-        df[f"{pre}points_exact"] = True
+        df[f"{pre}points_hi"] = hi.astype(np.int64)
+        df[f"{pre}points_exact"] = True if hi is val else (hi == val)
     from binokel_sim.evaluation.hand import CONTRACT_NAMES
 
     df["base_contract"] = [CONTRACT_NAMES[c] for c in arr["base_code"]]
@@ -144,7 +173,8 @@ def corpus_job_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
     """:func:`corpus_rows` as a :class:`~binokel_sim.runner.Job` calls it (``params['offset']`` shifts the range)."""
     off = int(job.params["offset"])
     c = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
-    return corpus_rows(job.rules, job.seed, str(job.params["policy"]), c, bool(job.params["durch"]))
+    return corpus_rows(job.rules, job.seed, str(job.params["policy"]), c, bool(job.params["durch"]),
+                       job.params.get("solve_budget"))
 
 
 def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: bool) -> dict[str, Any]:
@@ -212,11 +242,14 @@ def _summarise(m: dict[str, Any]) -> None:
 
 def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed: int = 1, policy: str | None = None,
                  chunk_size: int | None = None, scale: Scale | None = None, durch: bool = True,
-                 command: str | None = None) -> dict[str, Any]:
+                 command: str | None = None, solve_budget: int | None = None) -> dict[str, Any]:
     """Build or extend the corpus in ``out`` to ``deals`` deals; returns the manifest.
 
     ``policy`` / ``chunk_size`` / ``seed`` must match an existing corpus (None: keep).
-    ``deals`` below what the corpus holds is an :class:`InputError`.
+    ``deals`` below what the corpus holds is an :class:`InputError`. ``solve_budget``: nodes per
+    ``Solver.bounds`` solve (the 48-card presets): each total is stored as ``lo``/``hi``/``exact``,
+    the manifest counts the unresolved deals, and no Durch check runs (its exact query is
+    unbudgeted); an existing corpus keeps its budget (None: exact solves, the 40-card path).
     """
     rules = load_rules(rules)
     if policy is not None:
@@ -224,7 +257,12 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size: must be at least 1, got {chunk_size}")
     folder = Path(out)
-    m = _open(folder, rules, seed, policy, chunk_size, durch)
+    m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None)
+    if not m["chunks"] and "solve_budget" not in m:
+        m["solve_budget"] = solve_budget
+    if m.get("solve_budget") != solve_budget:
+        raise InputError(f"corpus {folder} was built with --solve-budget {m.get('solve_budget') or 'none (exact)'}, "
+                         f"not {solve_budget or 'none (exact)'}")
     held = held_deals(m)
     if deals < held:
         raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
@@ -263,9 +301,15 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     _summarise(m)
     write_json(m, folder / MANIFEST)
     jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=stop - start,
-                params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"])})
+                params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"]),
+                        **({"solve_budget": int(solve_budget)} if solve_budget is not None else {})})
             for _, start, stop in todo]
-    results = run_jobs(jobs, scale or Scale(), "deals", on_result=store)
+    try:
+        results = run_jobs(jobs, scale or Scale(), "deals", on_result=store)
+    except Interrupted:
+        with lock:
+            held = held_deals(m)
+        raise CorpusInterrupted(folder, held, deals, command) from None
     for j, res in enumerate(results):
         if j not in done:  # loaded from a --checkpoint folder: not stored by the callback
             store(j, Chunk(0, 0, 0), res[0])

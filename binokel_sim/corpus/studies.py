@@ -27,7 +27,8 @@ import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
+from binokel_sim.evaluation.study import add_bounds, study_deals
 from binokel_sim.rules import Rules, load_rules
 
 from .reader import find_corpus, load_corpus
@@ -47,12 +48,33 @@ def _prefix(df: pd.DataFrame) -> int:
     return int(len(d) if ok.all() else np.argmin(ok))
 
 
+def _budget(rules: Rules, solve_budget: int | None) -> int | None:
+    """The node budget a study of ``rules`` solves with (None: exact), as a corpus manifest records it."""
+    if solve_budget is None and rules.layout.deck_size >= BUDGET_MIN_CARDS:
+        return DEFAULT_BUDGET_NODES
+    return solve_budget
+
+
+def _with_bounds(rows: pd.DataFrame) -> pd.DataFrame:
+    """The study columns of corpus rows, plus a budgeted study's interval columns where a total is unresolved."""
+    out = rows[list(STUDY_COLUMNS)].copy()
+    if rows["points_exact"].all() and rows["base_points_exact"].all():
+        return out
+    return add_bounds(out, {k: rows[c].to_numpy(np.int64) for k, c in (
+        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
+        ("base_value_hi", "base_points_hi"))})
+
+
 def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,
                fresh: bool = False, corpus: str | os.PathLike | None = None,
-               play: bool = True, solve_budget: int | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus, else 1000.
+               play: bool = True, solve_budget: int | None = None, least: int = 0,
+               chunk_size: int = 24, baseline: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus but at least
+    ``least`` deals (the rest solved afresh), else 1000.
 
-    ``play=False`` (melds only) is always computed afresh: it needs no solver.
+    ``play=False`` (melds only) is always computed afresh: it needs no solver. ``chunk_size``: deals per
+    chunk of the fresh part (rows do not depend on it; a report's checkpoint does). ``baseline=False``: the
+    fresh part skips the Tapp-unseen play (the formula needs none; its columns are then not meaningful).
     """
     rules = load_rules(rules)
     if fresh and corpus is not None:
@@ -67,18 +89,23 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     c = None
     if folder is not None:
         c = load_corpus(folder, rules, skip_bad=True, below=deals)
-        for key, want in (("seed", seed), ("policy", policy)):
-            if c.manifest[key] != want:
-                raise InputError(f"--corpus {os.fspath(folder)} was built with {key} {c.manifest[key]}, not {want}")
+        budget = _budget(rules, solve_budget)
+        for key, want in (("seed", seed), ("policy", policy), ("solve_budget", budget)):
+            if c.manifest.get(key) != want and corpus is None:  # a shipped corpus of another budget: solve afresh
+                c = None
+                break
+            if c.manifest.get(key) != want:
+                raise InputError(f"--corpus {os.fspath(folder)} was built with {key} {c.manifest.get(key)}, "
+                                 f"not {want}")
     k = _prefix(c.df) if c is not None else 0
-    n = deals if deals is not None else (k or DEFAULT_DEALS)
+    n = deals if deals is not None else (max(k, least) or DEFAULT_DEALS)
     k = min(k, n)
     parts = []
     if k and c is not None:
-        parts.append(c.df.iloc[:k][list(STUDY_COLUMNS)])
+        parts.append(_with_bounds(c.df.iloc[:k]))
     if n > k:
         parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k,
-                                 solve_budget=solve_budget))
+                                 solve_budget=solve_budget, chunk_size=chunk_size, baseline=baseline))
     df = pd.concat(parts, ignore_index=True)
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
     if c is not None:

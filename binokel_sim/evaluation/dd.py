@@ -90,9 +90,9 @@ class Record:
         return got[1] if got is not None and got[0] is value else value
 
 
-def bounded_points(budget_nodes: int) -> Bounds:
+def bounded_points(budget_nodes: int, counter: list[int] | None = None) -> Bounds:
     """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
-    so a row's answer does not depend on the rows before it)."""
+    so a row's answer does not depend on the rows before it); ``counter[0]`` adds up the search nodes."""
     from binokel_sim.play.solver import Position, Solver as SolverAPI
 
     solver = SolverAPI()
@@ -108,6 +108,8 @@ def bounded_points(budget_nodes: int) -> Bounds:
             solver.reset()
             r = solver.bounds(pos, budget_nodes=budget_nodes)
             lo[i], hi[i] = r.lo, r.hi
+            if counter is not None:
+                counter[0] += int(r.nodes)
         return lo, hi
 
     return run

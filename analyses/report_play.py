@@ -1,0 +1,165 @@
+"""The report's play sections: where their deals come from, the Tapp value and the bid ladder.
+
+The play sections rest on every deal of a matching corpus (same rules content hash, seed and
+policy: :func:`binokel_sim.corpus.studies.study_rows`), topped up with fresh deals to the
+budget's study deals; :func:`source_line` says which (corpus path, n, hash). The Tapp value is
+also given sharpened by the melds-only Tapp value as a control variate
+(:func:`binokel_sim.analyses.tapp_value.adjusted`); the bid table shows only cells of at least
+:data:`binokel_sim.analyses.bid_levels.MIN_CELL` deals; unresolved deals (48 cards, within the node
+budget) are printed with their fraction and P(make) as a range.
+
+>>> source_line({"n": 60, "from_corpus": 0, "fresh": 60})
+'60 deals solved for this report (no matching corpus read).'
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.analyses.report_model import Budget, Section
+from binokel_sim.glossary import FIGURES
+from binokel_sim.rules import Rules
+from binokel_sim.runner import Scale
+
+#: Deals per chunk of the study jobs (fixed; never depends on the worker count).
+STUDY_CHUNK = 2
+
+
+def play_study(rules: Rules, b: Budget, seed: int, scale: Scale, fresh: bool = False,
+               corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, dict]:
+    """The play sections' deals and where they came from: every deal of a matching corpus (same rules
+    content hash, seed and policy; :func:`binokel_sim.corpus.studies.study_rows`), at least the budget's
+    study deals (the rest solved afresh, in chunks of :data:`STUDY_CHUNK`); ``fresh``: none from a corpus."""
+    from binokel_sim.corpus.studies import study_rows
+
+    return study_rows(rules, None, seed, "heuristic", scale=scale, fresh=fresh, corpus=corpus,
+                      solve_budget=b.solve_budget, least=b.study_deals, chunk_size=STUDY_CHUNK)
+
+
+def corpus_label(src: dict) -> str:
+    """The corpus a study read: a shipped one as ``data/corpus/<name> (shipped)`` (no machine path in a report
+    that is shared), another by its path; 'none' if it read none."""
+    from binokel_sim.corpus.reader import shipped_root
+
+    if not src.get("from_corpus"):
+        return "none"
+    path, root = os.path.abspath(src["corpus"]), shipped_root()
+    if root is not None and os.path.dirname(path) == os.path.abspath(root):
+        return f"data/corpus/{os.path.basename(path)} (shipped)"
+    return os.fspath(src["corpus"])
+
+
+def source_line(src: dict) -> str:
+    """One sentence: which deals the play sections rest on (corpus path, n, rules hash) and how many were solved."""
+    if not src.get("from_corpus"):
+        return f"{src['n']:,} deals solved for this report (no matching corpus read)."
+    line = (f"{src['n']:,} deals: {src['from_corpus']:,} read from the corpus {corpus_label(src)} (rules hash "
+            f"{src['rules_hash']}, solver {src.get('solver_version')})")
+    return line + (f", {src['fresh']:,} solved for this report." if src["fresh"] else ".")
+
+
+def _unresolved(o: pd.Series) -> str:
+    """The unresolved deals' line: their fraction and the range of the double-dummy mean (empty if none)."""
+    k = int(o.get("unresolved", 0) or 0)
+    if not k:
+        return ""
+    return (f" {k} of {int(o['n'])} deals ({k / o['n']:.1%}) were not resolved within the solver budget: "
+            f"the double-dummy mean lies in [{o['dd_mean_lo']:.1f}, {o['dd_mean_hi']:.1f}] (the figure above "
+            "counts them at their lower bounds).")
+
+
+def melds_only_frame(rules: Rules, b: Budget, seed: int, scale: Scale, least: int) -> pd.DataFrame:
+    """Melds-only Tapp values of the study stream's first deals (no play: cheap), the Tapp value's control
+    variate: a tenth of the budget's meld-odds deals, at least ``least``."""
+    from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
+
+    m = max(b.meld_deals // 10, least)
+    return study_deals(rules, m, seed, "heuristic", play=False, stream=STREAM_STUDY, chunk_size=2000, scale=scale)
+
+
+def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
+                 melds: pd.DataFrame | None = None) -> Section:
+    """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
+    double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`)."""
+    from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary
+
+    s = Section("tapp", "The Tapp's value")
+    if src is not None:
+        s.text.append(source_line(src))
+    o = summary(study).iloc[0]
+    s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
+                  f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
+                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points." + _unresolved(o))
+    exact = not o.get("unresolved", 0)  # the variate sharpens a mean, not a range of means
+    if melds is not None and len(study) > 2 and exact:
+        x = melds["melds_tapp_value"].to_numpy(np.float64)
+        a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))
+        s.text.append(f"**Tapp value (double-dummy), sharpened: {a['mean']:.1f} ± {a['se']:.1f} points** "
+                      f"(n = {a['n']:,} played deals; the melds-only Tapp value, known from {a['melds_n']:,} deals "
+                      f"of the same stream as {a['melds_mean']:.1f} ± {a['melds_se']:.2f}, serves as a control "
+                      f"variate with slope {a['beta']:.2f}: same expectation, smaller standard error).")
+        sharp = ("Tapp value (double-dummy): plain and sharpened", pd.DataFrame([
+            {"figure": "plain mean", "value": o["dd_mean"], "se": o["dd_se"], "n": int(o["n"])},
+            {"figure": "with the melds-only control variate", "value": a["mean"], "se": a["se"], "n": a["n"]}]))
+    s.text.append(f"Tapp value (melds only): {FIGURES['Tapp value (melds only)']} "
+                  f"Tapp value (double-dummy): {FIGURES['Tapp value (double-dummy)']}")
+    s.tables.append(("Tapp value by hand class", by_class(study)))
+    if melds is not None and len(study) > 2 and exact:
+        s.tables.append(sharp)
+    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+                      "Tapp value per deal, melds only and double-dummy"))
+    return s
+
+
+def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None]:
+    """Unresolved deals (48 cards, within the node budget): their fraction and P(make) per bid as a range,
+    lower = unresolved counted failed, upper = counted made; ('', None) when every deal is resolved."""
+    from binokel_sim.analyses.bid_levels import levels_range
+
+    t = levels_range(rules, study)
+    if t is None:
+        return "", None
+    k, n = int(t["unresolved"].iloc[0]), len(study)
+    return (f"{k} of {n} deals ({k / n:.1%}) were not resolved within the solver budget: P(make) is given as a "
+            "range, from counting them failed to counting them made."), t
+
+
+def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> Section:
+    from binokel_sim.analyses.bid_levels import MIN_CELL, REPORT_CLASSES, class_table
+    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.study import parts_of
+
+    from binokel_sim.analyses import charts as ch
+    s = Section("bids", "The bid ladder")
+    if src is not None:
+        s.text.append(source_line(src))
+    s.text.append("P(make) against the bid, by the meld points of the hand before the Tapp (double-dummy play, "
+                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate says so).")
+    edges, labels = REPORT_CLASSES["melds"]
+    cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
+    frames = []
+    for label in [c for c in labels if (cls == c).any()]:
+        g = study[cls == label]
+        t = bid_table(rules, parts_of(g))
+        frames.append(t.assign(melds=f"melds {label} (n={len(g)})"))
+    ladder = pd.concat(frames, ignore_index=True)
+    top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
+    ladder = ladder[ladder["bid"] <= top]
+    s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", "P(make) by bid and hand class",
+                                                  ylabel="P(make)", interval=("p_make_lo", "p_make_hi")),
+                      "P(make) against bid by meld class, 95 % Wilson bands"))
+    table = class_table(rules, study)
+    blank = int((table["n"] < MIN_CELL).sum())
+    if blank:
+        s.text.append(f"In the bid table, {blank} of {len(table)} rows hold fewer than {MIN_CELL} deals: their "
+                      "figures are left blank (too few deals to trust); a larger corpus fills them.")
+    s.tables.append((f"Ceiling and safe bid (P(make) >= 0.8) by hand class (rows of at least {MIN_CELL} deals)",
+                     table))
+    line, ranges = _ranges(rules, study)
+    if ranges is not None:
+        s.text.append(line)
+        s.tables.append(("P(make) per bid as a range: unresolved deals counted failed, counted made", ranges))
+    return s
