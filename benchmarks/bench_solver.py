@@ -122,7 +122,7 @@ def bench_queries(deals: int, seed: int, old: OldSolver | None) -> dict:
 
 def bench_budget(preset: str, deals: int, seed: int, seconds: float) -> dict:
     """Anytime ``bounds`` on full deals under a time budget: exact fraction, widths, times.
-    The table is touched once before timing (a fresh 512 MiB table costs ~1-3 s of page
+    The table is touched once before timing (a fresh 640 MiB table costs ~1-3 s of page
     faults in its first query, once per process)."""
     positions = list(_positions(load_rules(preset), deals, seed))
     solver = Solver(table_bits=int(bits_for(positions[0].tricks_left)))

@@ -9,10 +9,7 @@ import numpy as np
 from binokel_sim.cards import RANK_POINTS, format_cards
 from binokel_sim.play.solver import Position, Solver
 from binokel_sim.play.solver.quasi import pext, pext_table, quasi_delta, quasi_key
-from binokel_sim.play.solver.driver import make_cfg
-from binokel_sim.play.solver.search import S_QHITS, state_key
-
-M24 = 0xFFFFFF
+from binokel_sim.play.solver.search import S_QHITS
 
 
 def pext_reference(x: int, m: int) -> int:
@@ -38,16 +35,12 @@ def masks(hands):
 
 
 def key_words(hands):
-    """Relative key words as quasi_key builds them (seats 0|1, seats 2|3, held twice), without
-    the query bits; and the types in play."""
     h1, h2 = masks(hands)
-    h1 = h1 + [0] * (4 - len(h1))
-    u = h1[0] | h1[1] | h1[2] | h1[3]
-    twice = 0
-    for m in h2:
-        twice |= m
-    rel = [pext_reference(m, u) for m in h1]
-    return [rel[0] | rel[1] << 24, rel[2] | rel[3] << 24, pext_reference(twice, u)], u
+    u = 0
+    for m in h1:
+        u |= m
+    ks = [pext_reference(a, u) | (pext_reference(b, u) << 24) for a, b in zip(h1, h2)]
+    return ks + [0] * (4 - len(ks)), u
 
 
 def rename(hands, maps):
@@ -81,12 +74,11 @@ def test_quasi_delta_matches_direct_sum():
         ka, ua = key_words(a)
         kb, ub = key_words(b)
         assert ka == kb  # same relative ranks: same key words
-        h1, h2 = (np.array(m, np.int64) for m in masks(a))
-        twice = np.int64(int(np.bitwise_or.reduce(h2)))
+        h1, h2 = (np.array(m + [0] * (4 - seats), np.int64) for m in masks(a))
         top0, top1 = np.int64(5 << 48), np.int64(3 << 48)
-        got = quasi_key(h1, np.int64(seats), top0, top1, twice, np.int64(ua))
+        got = quasi_key(h1, h2, np.int64(seats), top0, top1, np.int64(ua))
         per_suit = sum(bin(ua >> (6 * s) & 63).count("1") << (3 * s) for s in range(4))
-        assert [int(x) for x in got] == [ka[0] | (5 << 48), ka[1] | (3 << 48), ka[2] | (ua << 24) | (per_suit << 48)]
+        assert [int(x) for x in got] == [ka[0] | (5 << 48), ka[1] | (3 << 48), ka[2] | (per_suit << 48), ka[3]]
         assert int(quasi_delta(*[np.int64(k) for k in ka], np.int64(ua), np.int64(ub))) == delta_reference(a, maps)
 
 
@@ -128,23 +120,3 @@ def test_solver_with_twins_in_the_table_matches_separate_solves():
         assert shared.max_points(pb) == Solver(table_bits=10).max_points(pb)
         hits += int(shared._stats[S_QHITS])
     assert hits > 0
-
-
-def test_state_key_is_lossless():
-    # Three words hold every seat's hand: each seat's types, plus the types some seat holds
-    # twice (a type has two copies, so that seat is the only one holding it). Decode and compare.
-    rng = random.Random(19)
-    deck = [c for c in range(24) for _ in range(2)]
-    for _ in range(2000):
-        seats = rng.choice((2, 3, 4))
-        rng.shuffle(deck)
-        per = rng.randint(0, 48 // seats)
-        h1, h2 = (np.array(m, np.int64) for m in masks([deck[i * per:(i + 1) * per] for i in range(seats)]))
-        trump, side, leader = rng.randrange(-1, 4), rng.randrange(1, 1 << seats), rng.randrange(seats)
-        won, bonus_seats = rng.randrange(1 << seats), rng.randrange(1 << seats)
-        cfg = make_cfg(np.int64(seats), np.int64(trump), np.int64(side), np.int64(side), np.int64(0), np.int64(10),
-                       np.int64(1), np.array([(bonus_seats >> s) & 1 for s in range(seats)], np.int64))
-        k0, k1, k2 = (int(k) for k in state_key(h1, h2, cfg, np.int64(leader), np.int64(won)))
-        held = [k0 & M24, k0 >> 24 & M24, k1 & M24, k1 >> 24 & M24][:seats]
-        assert held == [int(x) for x in h1] and [m & k2 for m in held] == [int(x) for x in h2]
-        assert k0 >> 48 == (trump + 1) | side << 3 | side << 7 and k1 >> 48 == leader | (won & bonus_seats) << 2

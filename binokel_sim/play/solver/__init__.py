@@ -56,12 +56,9 @@ is skipped (:func:`.ordering.twin_bound`).
 *Transposition table* (:mod:`.table`). Keyed at trick starts on every seat's
 remaining cards, the player on lead, trump, the side/credit masks, the query
 mode and which bonus seats already hold a trick; the full key is stored (no
-false hits), in three words: the types each seat holds (two seats a word) and the
-types some seat holds twice -- lossless, since a type has two copies, so a seat
-holding both is the only one holding it. Each row (three key words and a meta word)
-keeps a lower and an upper bound and the best lead; rows sit in buckets of four,
-128 bytes aligned to two cache lines (rows of five words spread a bucket over three),
-replacement prefers old generations, then the fewest tricks left. Since entries are facts about a state, one table serves every query
+false hits). Each row keeps a lower and an upper bound and the best lead; rows
+sit in buckets of four, replacement prefers old generations, then the fewest
+tricks left. Since entries are facts about a state, one table serves every query
 on a deal -- several thresholds, card values, other trumps (trump is in the key);
 a change of meld bonuses starts a new generation (O(1) clear), and so does a
 position holding a card the deal so far did not (another deal).
@@ -77,23 +74,13 @@ difference. The exact-key table above is unchanged: keying it on relative ranks
 deal 3.2 M -> 14.4 M nodes). Against the solver before it (commit 5462fde, move
 ordering zeroed per deal): 0.58x the nodes on 100 standard deals and 0.39x on ten
 13-trick deals, no deal above 1.0x; but ~20-35 % more time per node (a second
-probe and store), so 0.71x the time (``benchmarks/bench_solver.py``). Rows of four words in two-line
-buckets and single-instruction bit scans then cut the CPU time to 0.89x (14 deals, 5
-alternating pairs); a 100-deal run at load 10-15 read 0.71x the old solver's time in
-total, 0.80x median, 4 deals above 1.2x (12 before). Written for
+probe and store), so 0.71x the time (``benchmarks/bench_solver.py``). Written for
 every subtree: keeping only subtrees of 64+ nodes gave 0.79x the nodes, not 0.55x.
-Measured and dropped with the compact rows (14 standard deals, seed 1): a prefetch of
-the twins' bucket before the main probe (3.43 s against 3.43 s CPU, median of 5 pairs at
-load ~9); twins from 3 tricks left (nodes 0.92x, CPU time unchanged); 2**21 main rows
-(nodes 0.995x); quick bounds only from 6 tricks left (nodes 1.11x, CPU 0.92x in 2 pairs:
-cheaper per node, but 1.11x the nodes in total); drivers that jump
-down after small fail-soft steps (10 deals: nodes 0.98-1.00x).
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
 array arguments on every recursive call, which cost two thirds of the time
-(~10 M nodes/s instead of ~3 M). Bit scans are single instructions (``tzcnt``,
-``popcnt``, ``pext``), not loops over the 24 types.
+(~10 M nodes/s instead of ~3 M).
 
 *Move ordering.* Table move at trick starts; then the killer move of the ply;
 then rules of thumb: lead cards no opponent can beat (and, in a plain suit, no

@@ -40,39 +40,12 @@ seat adds a card -- at least its cheapest ones.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
 
 #: Number of set bits of a 6-bit suit slice.
 POP6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
-#: ``RANK_MASK[r]``: rank ``r`` in every suit; ``SUITS_MASK[m]``: every type of the suits in mask ``m``.
-RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
-SUITS_MASK = np.array([sum(0x3F << (6 * s) for s in range(4) if m >> s & 1) for m in range(16)], dtype=np.int64)
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    def codegen(context, builder, signature, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64)]),
-                                            "llvm.ctpop.i64")
-        return builder.call(fn, args)
-
-    return types.int64(types.int64), codegen
-
-
-@kernel(noalloc=True)
-def popcount(x):
-    """Set bits of ``x`` (one instruction where the CPU has it).
-
-    >>> int(popcount(np.int64(0b101101)))
-    4
-    """
-    return _popcount(np.int64(x))
 
 
 @kernel(noalloc=True)
@@ -86,12 +59,12 @@ def cheapest(h1, h2, q, suits, n):
     """Card points of the ``n`` cheapest cards seat ``q`` holds in the suits of the mask ``suits``
     (bit ``s`` for suit ``s``; all of them if fewer)."""
     pts = 0
-    m = SUITS_MASK[suits]
-    a = h1[q] & m
-    b = h2[q] & m
     r = 5
     while r >= 0 and n > 0:
-        k = popcount(a & RANK_MASK[r]) + popcount(b & RANK_MASK[r])
+        k = 0
+        for s in range(4):
+            if (suits >> s) & 1:
+                k += ((h1[q] >> (6 * s + r)) & 1) + ((h2[q] >> (6 * s + r)) & 1)
         if k > n:
             k = n
         pts += k * RANK_POINTS[r]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
 from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, HIST, KILLER, MV_SCORE, MV_VALUE
@@ -57,8 +55,11 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
     bestd = -1
     bestv = 0
     while cand:
-        e = trailing_zeros(cand)
-        cand &= cand - 1
+        low = cand & -cand
+        cand ^= low
+        e = 0
+        while (low >> e) != 1:
+            e += 1
         a = min(e, c)
         b = max(e, c)
         span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
@@ -87,9 +88,11 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     n = 0
     m = legal
     while m:
-        # One instruction (tzcnt) instead of a shift loop over up to 24 bits.
-        c = trailing_zeros(m)
-        m &= m - 1
+        low = m & -m
+        c = 0
+        while (low >> c) != 1:
+            c += 1
+        m ^= low
         pts = POINTS[c]
         if c == first:
             sc = 10000 * 4096

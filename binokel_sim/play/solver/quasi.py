@@ -22,8 +22,8 @@ table does it, slice by slice.
 
 >>> bin(int(pext(0b101101, 0b111000)))
 '0b101'
->>> k = int(pext(0b11, 0b11))    # seat 0 holds E's top two ranks in play, once each
->>> int(quasi_delta(k, 0, 0, 0b11, 0b110))   # EA E10 against E10 EK: 1 + 6
+>>> k = int(pext(0b11, 0b11))    # one seat holds E's top two ranks in play, once each
+>>> int(quasi_delta(k, 0, 0, 0, 0b11, 0b110))   # EA E10 against E10 EK: 1 + 6
 7
 """
 
@@ -38,17 +38,13 @@ from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
-from binokel_sim.play.solver.table import INF, META, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack, write_key
+from binokel_sim.play.solver.table import INF, bucket_of, merged, meta_hi, meta_lo, pack, write_key
 
 #: Fewest tricks left at which the quasi table is written and probed.
 QMIN = 4
-#: Rows per bucket (the twins of one relative key) and columns per row (three key words, the
-#: third also holding the types in play, and the meta word): 256 bytes a bucket, four cache lines.
+#: Rows per bucket (the twins of one relative key) and columns per row (key words, meta, types in play).
 QBUCKET = 8
-QROW = 4
-_M24 = 0xFFFFFF
-#: The bits of the third relative key word that name the state, not its types in play.
-TWIN_KEY = ~(np.int64(_M24) << 24)
+QROW = 6
 
 #: Whether this CPU has the BMI2 ``pext`` instruction (checked once, at import).
 HAS_PEXT = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
@@ -107,24 +103,20 @@ else:  # pragma: no cover - CPUs without BMI2
 
 
 def new_quasi_table(main_bits: int) -> np.ndarray:
-    """An empty quasi table for a main table of ``2**main_bits`` rows: half as many rows (32
+    """An empty quasi table for a main table of ``2**main_bits`` rows: half as many rows (48
     bytes each; 30 standard deals: 0.55x the nodes of no quasi table, 0.58x with a quarter),
-    a quarter beyond 2**20 rows (128 MiB beside the 512 MiB main table of 48-card deals)."""
-    return aligned_zeros(1 << max(main_bits - (1 if main_bits <= 20 else 2), 3), QROW)
+    a quarter beyond 2**20 rows (200 MiB beside the 640 MiB main table of 48-card deals)."""
+    return np.zeros((1 << max(main_bits - (1 if main_bits <= 20 else 2), 3), QROW), dtype=np.int64)
 
 
 @kernel(noalloc=True)
-def quasi_delta(k0, k1, k2, u, v):
-    """Most the values of two twins with relative key words ``k0..k2`` (:func:`quasi_key`) can
-    differ, when ``u`` and ``v`` are their types in play: the sum over corresponding cards of
-    copies x |points difference|."""
-    s0 = k0 & _M24
-    s1 = (k0 >> 24) & _M24
-    s2 = k1 & _M24
-    s3 = (k1 >> 24) & _M24
-    h1 = s0 | s1 | s2 | s3
+def quasi_delta(k0, k1, k2, k3, u, v):
+    """Most the values of two twins with key words ``k0..k3`` can differ, when ``u`` and ``v``
+    are their types in play: the sum over corresponding cards of copies x |points difference|."""
+    h1 = (k0 | k1 | k2 | k3) & 0xFFFFFF
     # Slots held twice: a seat holds both copies, or two seats one each.
-    twos = ((k2 & _M24) | (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)) & h1
+    twos = ((k0 >> 24) | (k1 >> 24) | (k2 >> 24) | (k3 >> 24) | (k0 & k1) | (k0 & k2) | (k0 & k3) | (k1 & k2)
+            | (k1 & k3) | (k2 & k3)) & h1
     d = np.int64(0)
     o = 0
     for s in range(4):
@@ -139,32 +131,31 @@ def quasi_delta(k0, k1, k2, u, v):
 
 
 @kernel(noalloc=True)
-def quasi_key(h1, seats, k0, k1, k2, u):
-    """Relative-rank key words of a state with exact key words ``k0..k2``
-    (:func:`.search.state_key`; the top 16 bits of ``k0``, ``k1`` carry over) and types in play
-    ``u``: the exact words with every mask packed to the ranks in play (:func:`pext`); the third
-    word also holds ``u`` (bits 24-47, not part of the twins' key: see :data:`TWIN_KEY`) and the
-    number of types in play per suit (bits 48-59)."""
+def quasi_key(h1, h2, seats, k0, k1, u):
+    """Relative-rank key words of a state whose exact key words (:func:`.search.state_key`) start
+    ``k0``, ``k1`` (their top 16 bits: trump, sides, mode, leader, bonus state), ``u`` its types
+    in play; the number of types in play per suit goes in the third word."""
     per_suit = POP6[u & 63] | (POP6[(u >> 6) & 63] << 3) | (POP6[(u >> 12) & 63] << 6) | (POP6[(u >> 18) & 63] << 9)
     top = np.int64(0xFFFF) << 48
-    r0 = pext(h1[0], u) | (pext(h1[1], u) << 24) | (k0 & top)
-    r1 = k1 & top
+    r0 = pext(h1[0], u) | (pext(h2[0], u) << 24) | (k0 & top)
+    r1 = pext(h1[1], u) | (pext(h2[1], u) << 24) | (k1 & top)
+    r2 = per_suit << 48
     if seats >= 3:  # two-hand Binokel: seats 0 and 1 only
-        r1 |= pext(h1[2], u)
+        r2 |= pext(h1[2], u) | (pext(h2[2], u) << 24)
+    r3 = np.int64(0)
     if seats == 4:
-        r1 |= pext(h1[3], u) << 24
-    r2 = pext(k2, u) | (u << 24) | (per_suit << 48)
-    return r0, r1, r2
+        r3 = pext(h1[3], u) | (pext(h2[3], u) << 24)
+    return r0, r1, r2, r3
 
 
 @kernel(noalloc=True)
-def qslot(qt, k0, k1, k2):
+def qslot(qt, k0, k1, k2, k3):
     """First row of the relative key's bucket."""
-    return bucket_of(qt.shape[0], QBUCKET, k0, k1, k2 & TWIN_KEY)
+    return bucket_of(qt.shape[0], QBUCKET, k0, k1, k2, k3)
 
 
 @kernel(noalloc=True)
-def qprobe(qt, base, k0, k1, k2, u, gen):
+def qprobe(qt, base, k0, k1, k2, k3, u, gen):
     """``(found, lo, hi)``: the bounds of every twin in the bucket, each widened by its
     :func:`quasi_delta`, intersected."""
     found = False
@@ -172,10 +163,9 @@ def qprobe(qt, base, k0, k1, k2, u, gen):
     hi = INF
     for j in range(QBUCKET):
         r = base + j
-        if qt[r, 0] == k0 and qt[r, 1] == k1 and ((qt[r, 2] ^ k2) & TWIN_KEY) == 0 and (qt[r, META] >> 48) == gen:
-            meta = qt[r, META]
-            w = qt[r, 2]
-            d = 0 if w == k2 else quasi_delta(k0, k1, k2, u, (w >> 24) & _M24)
+        if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2 and qt[r, 3] == k3 and (qt[r, 4] >> 48) == gen:
+            meta = qt[r, 4]
+            d = 0 if qt[r, 5] == u else quasi_delta(k0, k1, k2, k3, u, qt[r, 5])
             found = True
             a = meta_lo(meta)
             b = meta_hi(meta)
@@ -187,20 +177,20 @@ def qprobe(qt, base, k0, k1, k2, u, gen):
 
 
 @kernel(noalloc=True)
-def qstore(qt, base, k0, k1, k2, gen, lo, hi, tleft):
+def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
     """Merge ``lo <= value <= hi`` into this state's row, else take a row of an older
     generation, else the row with the fewest tricks left."""
     row = -1
     worst = 1 << 30
     for j in range(QBUCKET):
         r = base + j
-        m = qt[r, META]
+        m = qt[r, 4]
         if (m >> 48) != gen:
             if row < 0 or worst >= 0:
                 row = r
                 worst = -1
             continue
-        if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2:
+        if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2 and qt[r, 3] == k3 and qt[r, 5] == u:
             lo, hi = merged(m, lo, hi)
             row = r
             break
@@ -208,5 +198,6 @@ def qstore(qt, base, k0, k1, k2, gen, lo, hi, tleft):
         if worst >= 0 and d < worst:
             worst = d
             row = r
-    write_key(qt, row, k0, k1, k2)
-    qt[row, META] = pack(lo, hi, -1, tleft, gen)
+    write_key(qt, row, k0, k1, k2, k3)
+    qt[row, 5] = u
+    qt[row, 4] = pack(lo, hi, -1, tleft, gen)

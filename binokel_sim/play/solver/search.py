@@ -12,7 +12,6 @@ See :mod:`binokel_sim.play.solver` for the design.
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
@@ -25,7 +24,7 @@ from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAS
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
-from binokel_sim.play.solver.table import INF, META, meta_best, meta_lo, meta_hi, probe, slot_of, store
+from binokel_sim.play.solver.table import INF, meta_best, meta_lo, meta_hi, probe, slot_of, store
 
 #: Card points of a 6-bit suit slice.
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
@@ -43,13 +42,9 @@ def upper_bound(h1, h2, cfg, bonus, won, tleft):
     seats = cfg[C_SEATS]
     credit = cfg[C_CREDIT]
     if cfg[C_MODE] == MODE_POINTS:
-        # Every type is held once or twice in all: two table walks instead of two per seat.
-        ones = np.int64(0)
-        twos = np.int64(0)
+        ub = cfg[C_LAST]
         for s in range(seats):
-            twos |= h2[s] | (ones & h1[s])
-            ones |= h1[s]
-        ub = cfg[C_LAST] + mask_points(ones) + mask_points(twos)
+            ub += mask_points(h1[s]) + mask_points(h2[s])
     else:
         ub = tleft
     for s in range(seats):
@@ -84,7 +79,10 @@ def last_trick(h1, cfg, bonus, leader, won):
     tpts = 0
     for i in range(seats):
         s = (leader + i) % seats
-        c = trailing_zeros(h1[s])
+        m = h1[s]
+        c = 0
+        while not (m >> c) & 1:
+            c += 1
         tpts += POINTS[c]
         if i == 0 or beats(c, win, trump):
             win = c
@@ -94,21 +92,16 @@ def last_trick(h1, cfg, bonus, leader, won):
 
 @kernel(noalloc=True)
 def state_key(h1, h2, cfg, leader, won):
-    """Three key words of a trick-start state: the types seats 0 and 1 hold, the types seats 2
-    and 3 hold (each with 16 bits of query and trick state on top), and the types some seat
-    holds twice. Lossless: a type has two copies, so a seat that holds it twice is the only
-    seat holding it (five words' worth of hands in three, :mod:`.table`)."""
-    k0 = h1[0] | (h1[1] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7)
-                                   | (cfg[C_MODE] << 11)) << 48)
-    k1 = (leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48
-    k2 = h2[0] | h2[1]
+    """Four key words of a trick-start state."""
+    k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
+    k1 = h1[1] | (h2[1] << 24) | ((leader | ((won & cfg[C_BONUS_SEATS]) << 2)) << 48)
+    k2 = np.int64(0)
     if cfg[C_SEATS] >= 3:  # two-hand Binokel: seats 0 and 1 only
-        k1 |= h1[2]
-        k2 |= h2[2]
+        k2 = h1[2] | (h2[2] << 24)
+    k3 = np.int64(0)
     if cfg[C_SEATS] == 4:
-        k1 |= h1[3] << 24
-        k2 |= h2[3]
-    return k0, k1, k2
+        k3 = h1[3] | (h2[3] << 24)
+    return k0, k1, k2, k3
 
 
 @kernel(noalloc=True)
@@ -143,9 +136,9 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
     base = -1
     row = -1
     first = -1
-    k0 = k1 = k2 = np.int64(0)
+    k0 = k1 = k2 = k3 = np.int64(0)
     qb = -1
-    q0 = q1 = q2 = u = np.int64(0)
+    q0 = q1 = q2 = q3 = u = np.int64(0)
     if pos == 0:
         if tleft == 0:
             return 0
@@ -158,13 +151,13 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             return last_trick(h1, cfg, bonus, p, won)
         hi = ub
         # The table first: most probes settle the window, and then the quick bounds are not needed.
-        k0, k1, k2 = state_key(h1, h2, cfg, p, won)
-        base = slot_of(tt, k0, k1, k2)
-        row = probe(tt, base, k0, k1, k2, cfg[C_GEN])
+        k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
+        base = slot_of(tt, k0, k1, k2, k3)
+        row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
         stats[S_PROBES] += 1
         if row >= 0:
             stats[S_HITS] += 1
-            meta = tt[row, META]
+            meta = tt[row, 4]
             cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
             if cut:
                 stats[S_TTCUT] += 1
@@ -175,9 +168,9 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             u = h1[0] | h1[1] | h1[seats - 1]
             if seats == 4:  # two-hand Binokel has seats 0 and 1 only: never read past them
                 u |= h1[2]
-            q0, q1, q2 = quasi_key(h1, seats, k0, k1, k2, u)
-            qb = qslot(qt, q0, q1, q2)
-            found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, u, cfg[C_GEN])
+            q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
+            qb = qslot(qt, q0, q1, q2, q3)
+            found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
             if found:
                 stats[S_QHITS] += 1
                 cut, v, alpha, hi = narrow(qlo, qhi, hi, alpha, beta)
@@ -285,7 +278,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         else:
             lo = best
             hi = best
-        store(tt, base, k0, k1, k2, cfg[C_GEN], lo, hi, bm, tleft)
+        store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
         if qb >= 0:
-            qstore(qt, qb, q0, q1, q2, cfg[C_GEN], lo, hi, tleft)
+            qstore(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN], lo, hi, tleft)
     return best

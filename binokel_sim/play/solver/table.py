@@ -1,21 +1,19 @@
 """The transposition table: bounds on the points still to be won, per trick-start state.
 
-One ``int64[size, 4]`` array. Row = three key words (:func:`.search.state_key`: which
-types each seat holds, which types some seat holds twice; plus the player on lead,
-trump, sides, query mode and which bonus seats already hold a trick) and one packed
-meta word (lower bound, upper bound, best lead, tricks left, generation). Rows come
-in buckets of four: 128 bytes, two cache lines (the array is 128-byte aligned; rows
-of five words spread a bucket over three lines). A store replaces the matching row,
-else a row of an older generation, else the row with the fewest tricks left
-(cheapest to redo).
+One ``int64[size, 5]`` array. Row = four key words (each seat's hand as 48 bits:
+types held, types held twice; plus the player on lead, trump, sides, query mode
+and which bonus seats already hold a trick) and one packed meta word
+(lower bound, upper bound, best lead, tricks left, generation). Rows come in
+buckets of four; a store replaces the matching row, else a row of an older
+generation, else the row with the fewest tricks left (cheapest to redo).
 
 Entries are facts about a state, so they stay valid across queries on the same
 deal -- other thresholds, other trumps (trump is in the key). A new generation
 empties the table in O(1) when the meld bonuses change.
 
 >>> tt = new_table(10)
->>> tt.shape, tt.ctypes.data % 128
-((1024, 4), 0)
+>>> tt.shape
+(1024, 5)
 """
 
 from __future__ import annotations
@@ -27,21 +25,19 @@ from binokel_sim.jit import kernel
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _H3 = np.uint64(0x165667B19E3779F9)
+_H4 = np.uint64(0xD6E8FEB86659FD93)
 _OFF = 32768
 _M16 = 0xFFFF
 #: Sentinel "infinity" for bounds; all values stay well inside int16.
 INF = 30000
 #: Largest generation number before the table is wiped.
 MAX_GEN = 32000
-#: Column of the meta word (after the three key words) and columns per row.
-META = 3
-ROW = 4
 
 
 @kernel(noalloc=True)
 def bits_for(tricks):
-    """Table size (log2 rows) for deals of ``tricks`` tricks: 2**20 rows (32 MiB) up to 12
-    tricks, where a larger table saves nothing; 2**24 rows (512 MiB) beyond, where the table
+    """Table size (log2 rows) for deals of ``tricks`` tricks: 2**20 rows (40 MiB) up to 12
+    tricks, where a larger table saves nothing; 2**24 rows (640 MiB) beyond, where the table
     is the limit -- a zero-window test of one 15-trick ``standard-48`` deal took 1.17 G nodes
     with 2**21 rows, 695 M with 2**22, 345 M with 2**24 and 314 M with 2**26 (slower, though:
     memory latency).
@@ -52,29 +48,15 @@ def bits_for(tricks):
     return 20 if tricks <= 12 else 24
 
 
-def aligned_zeros(rows: int, cols: int, align: int = 128) -> np.ndarray:
-    """``np.zeros((rows, cols), int64)`` whose data starts at a multiple of ``align`` bytes, so a
-    bucket never straddles one cache line more than it must (a large array from ``np.zeros``
-    starts 16 bytes past a page).
-
-    >>> aligned_zeros(8, 4).ctypes.data % 128
-    0
-    """
-    words = align // 8
-    raw = np.zeros(rows * cols + words, dtype=np.int64)
-    skip = (-raw.ctypes.data % align) // 8
-    return raw[skip:skip + rows * cols].reshape(rows, cols)
-
-
 def new_table(bits: int = 20) -> np.ndarray:
-    """An empty table of ``2**bits`` rows (32 bytes each)."""
-    return aligned_zeros(1 << bits, ROW)
+    """An empty table of ``2**bits`` rows (40 bytes each)."""
+    return np.zeros((1 << bits, 5), dtype=np.int64)
 
 
 @kernel(noalloc=True)
-def bucket_of(rows, bucket, k0, k1, k2):
+def bucket_of(rows, bucket, k0, k1, k2, k3):
     """First row of the key's bucket of ``bucket`` rows, in a table of ``rows`` rows (powers of two)."""
-    x = np.uint64(k0) * _H1 ^ np.uint64(k1) * _H2 ^ np.uint64(k2) * _H3
+    x = np.uint64(k0) * _H1 ^ np.uint64(k1) * _H2 ^ np.uint64(k2) * _H3 ^ np.uint64(k3) * _H4
     x ^= x >> np.uint64(29)
     x *= _H1
     x ^= x >> np.uint64(32)
@@ -82,18 +64,18 @@ def bucket_of(rows, bucket, k0, k1, k2):
 
 
 @kernel(noalloc=True)
-def slot_of(tt, k0, k1, k2):
+def slot_of(tt, k0, k1, k2, k3):
     """First row of the key's bucket."""
-    return bucket_of(tt.shape[0], 4, k0, k1, k2)
+    return bucket_of(tt.shape[0], 4, k0, k1, k2, k3)
 
 
 @kernel(noalloc=True)
-def probe(tt, base, k0, k1, k2, gen):
+def probe(tt, base, k0, k1, k2, k3, gen):
     """Row holding the key in the bucket at ``base``, or -1."""
     for j in range(4):
         r = base + j
-        if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
-            if (tt[r, META] >> 48) == gen:
+        if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2 and tt[r, 3] == k3:
+            if (tt[r, 4] >> 48) == gen:
                 return r
     return -1
 
@@ -126,23 +108,24 @@ def pack(lo, hi, best, tleft, gen):
 
 
 @kernel(noalloc=True)
-def write_key(tt, row, k0, k1, k2):
+def write_key(tt, row, k0, k1, k2, k3):
     tt[row, 0] = k0
     tt[row, 1] = k1
     tt[row, 2] = k2
+    tt[row, 3] = k3
 
 
 @kernel(noalloc=True)
-def store(tt, base, k0, k1, k2, gen, lo, hi, best, tleft):
+def store(tt, base, k0, k1, k2, k3, gen, lo, hi, best, tleft):
     """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
     # Probe again: the searches below this node may have replaced the row found on entry.
-    row = probe(tt, base, k0, k1, k2, gen)
+    row = probe(tt, base, k0, k1, k2, k3, gen)
     if row < 0:
         row = base
         worst = 1 << 30
         for j in range(4):
             r = base + j
-            m = tt[r, META]
+            m = tt[r, 4]
             if (m >> 48) != gen:
                 row = r
                 break
@@ -150,13 +133,13 @@ def store(tt, base, k0, k1, k2, gen, lo, hi, best, tleft):
             if d < worst:
                 worst = d
                 row = r
-        write_key(tt, row, k0, k1, k2)
+        write_key(tt, row, k0, k1, k2, k3)
     else:
-        m = tt[row, META]
+        m = tt[row, 4]
         lo, hi = merged(m, lo, hi)
         if best < 0:
             best = meta_best(m)
-    tt[row, META] = pack(lo, hi, best, tleft, gen)
+    tt[row, 4] = pack(lo, hi, best, tleft, gen)
 
 
 @kernel(noalloc=True)
