@@ -218,35 +218,72 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
     return [s, d]
 
 
-def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[pd.DataFrame, str]:
-    """The calibration deals and one line saying where they came from: the hook for held-out corpus deals.
+def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study: pd.DataFrame,
+                      src: dict) -> tuple[pd.DataFrame, str]:
+    """The calibration deals of the hand formula ``f`` and one line saying where they came from.
 
-    If :mod:`binokel_sim.analyses.calibration` provides ``held_out_deals(rules, deals, seed, scale)``
-    returning (study rows, provenance line) -- corpus deals the formula was not fitted on -- the
-    report calibrates on those; until then on ``b.calibration_deals`` fresh deals of the calibration stream.
+    When ``f`` was fitted on the same corpus the play sections read (its provenance names the
+    corpus's rules hash and the split by deal index), its out-of-sample deals are taken from
+    ``study``: the test deals (:func:`binokel_sim.analyses.hand_formula.split`) and every deal
+    beyond those it was fitted on -- nothing is solved. Otherwise ``b.calibration_deals`` fresh
+    deals of the calibration stream are solved.
     """
     from binokel_sim.analyses import calibration
+    from binokel_sim.analyses.hand_formula import TEST_EVERY
 
-    held_out = getattr(calibration, "held_out_deals", None)
-    if held_out is not None:
-        return held_out(rules, b.calibration_deals, seed, scale)
+    fp = getattr(f, "provenance", None) or {}
+    fsrc = fp.get("source") or {}
+    if (src.get("from_corpus") and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.get("rules_hash")
+            and fp.get("split") == f"test deals: deal index mod {TEST_EVERY} = {TEST_EVERY - 1}"):
+        fitted = int(fsrc.get("corpus_deals", fp.get("deals", 0)))
+        d = study["deal"].to_numpy()
+        sel = (d % TEST_EVERY == TEST_EVERY - 1) | (d >= fitted)
+        if sel.sum() >= 50:
+            cal = study[sel].reset_index(drop=True)
+            return cal, (f"{len(cal):,} corpus deals the formula was not fitted on (its test deals, index mod "
+                         f"{TEST_EVERY} = {TEST_EVERY - 1}, and those beyond the {fitted:,} it saw)")
     cal = study_frame(rules, b.calibration_deals, seed, scale, calibration.STREAM_CALIBRATION, False,
                       solve_budget=b.solve_budget)
     return cal, f"{len(cal)} deals of their own stream, solved for this report"
 
 
-def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale) -> Section:
+def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, study: pd.DataFrame,
+                        src: dict) -> Section:
     from binokel_sim.analyses.calibration import calibration_table, chart
 
     s = Section("calibration", "Calibration of the advisor")
-    cal, where = calibration_frame(rules, b, seed, scale)
-    t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
-    s.text.append(f"The formula's P(make) against the double-dummy outcome on {where} "
-                  "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
-    s.tables.append(("Predicted against realised, by bin", t))
-    s.figures.append(("calibration", chart(t, f"Calibration, {rules.name}, n = {len(cal)}"),
-                      "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
+    if f is not None:  # calibrating a formula that does not predict tells a player nothing
+        cal, where = calibration_frame(rules, b, seed, scale, f, study, src)
+        t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
+        s.text.append(f"The formula's P(make) against the double-dummy outcome on {where} "
+                      "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
+        s.tables.append(("Hand formula: predicted against realised, by bin", t))
+        s.figures.append(("calibration", chart(t, f"Calibration of the hand formula, {rules.name}, n = {len(cal)}"),
+                          "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
+    inst = instant_calibration_table(rules, src)
+    if inst is not None:
+        a = inst.attrs
+        held = a["held_out"].replace(f" in {src['corpus']}", f" in {corpus_label(src)}")
+        s.text.append(f"The instant tier of `binokel bid` on {held}, every bid 150..450 asked of each "
+                      f"deal (errors clustered by deal): Brier score {a['brier']:.4f} ± {a['brier_se']:.4f} "
+                      f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
+                      f"{100 * a['max_abs_gap']:.1f} points.")
+        s.tables.append(("Instant bid tier: predicted against realised, by decile", inst))
+        s.figures.append(("calibration_instant", chart(inst, f"Calibration of the instant bid tier, {rules.name}, "
+                                                             f"n = {int(inst['n'].sum())} questions"),
+                          "Realised make rate against the instant tier's P(make), 95 % Wilson whiskers"))
     return s
+
+
+def instant_calibration_table(rules: Rules, src: dict) -> pd.DataFrame | None:
+    """The instant tier's reliability table on the held-out deals of the corpus the play sections read, or None
+    when they read none or no instant model is fitted for these rules."""
+    from binokel_sim.analyses.calibration import instant_calibration
+    from binokel_sim.evaluation.instant import load_instant
+
+    if not src.get("from_corpus") or load_instant(rules) is None:
+        return None
+    return instant_calibration(rules, corpus=src["corpus"], questions="ladder")
 
 
 def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str | Budget = "quick", seed: int = 1,
@@ -282,8 +319,9 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))
-    if f is not None:  # calibrating a formula that does not predict tells a player nothing
-        sections.append(timed("calibration", calibration_section, rules, f, b, seed, scale))
+    cal = timed("calibration", calibration_section, rules, f, b, seed, scale, study, src)
+    if cal.tables:
+        sections.append(cal)
     prov = {
         "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
         "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,

@@ -88,6 +88,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "realised_se": ("made, standard error", "Standard error of the realised make rate."),
     "realised_lo": ("made, 95 % low", "Lower end of the realised make rate's Wilson interval."),
     "realised_hi": ("made, 95 % high", "Upper end of the realised make rate's Wilson interval."),
+    "realised_if_made": ("made, unresolved counted made", "The realised make rate with every deal the solve "
+                                                          "budget left unresolved counted as made."),
     "gap": ("made - predicted", "Realised minus predicted: near 0 for a calibrated advisor."),
     "bin_from": ("predicted from", "Lower edge of the bin of predicted P(make)."),
     "bin_to": ("predicted to", "Upper edge of the bin."),
