@@ -258,7 +258,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         s.text.append(f"The formula's P(make) against the double-dummy outcome on {where} "
                       "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
         s.tables.append(("Hand formula: predicted against realised, by bin", t))
-        s.figures.append(("calibration", chart(t, f"Calibration of the hand formula, {rules.name}, n = {len(cal)}"),
+        s.figures.append(("calibration", chart(t, f"Hand formula, {rules.name}: {len(cal):,} deals"),
                           "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
     inst = instant_calibration_table(rules, src)
     if inst is not None:
@@ -269,8 +269,8 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
                       f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
                       f"{100 * a['max_abs_gap']:.1f} points.")
         s.tables.append(("Instant bid tier: predicted against realised, by decile", inst))
-        s.figures.append(("calibration_instant", chart(inst, f"Calibration of the instant bid tier, {rules.name}, "
-                                                             f"n = {int(inst['n'].sum())} questions"),
+        s.figures.append(("calibration_instant", chart(inst, f"Instant bid tier, {rules.name}: "
+                                                             f"{int(inst['n'].sum()):,} questions"),
                           "Realised make rate against the instant tier's P(make), 95 % Wilson whiskers"))
     return s
 
