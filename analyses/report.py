@@ -231,7 +231,7 @@ def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study
     from binokel_sim.analyses import calibration
     from binokel_sim.analyses.hand_formula import TEST_EVERY
 
-    fp = getattr(f, "provenance", None) or {}
+    fp = f.provenance
     fsrc = fp.get("source") or {}
     if (src.get("from_corpus") and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.get("rules_hash")
             and fp.get("split") == f"test deals: deal index mod {TEST_EVERY} = {TEST_EVERY - 1}"):
