@@ -247,7 +247,6 @@ def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     """
     from binokel_sim.evaluation.hand import evaluate_hand
     from binokel_sim.evaluation.instant import load_instant
-    from binokel_sim.evaluation.ladder import outcomes
 
     rules = as_rules(rules)
     check_count("deals", deals, minimum=2)
@@ -259,7 +258,7 @@ def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
         hand = [c for c, k in enumerate(getattr(r, f"hand{r.soloist}")) for _ in range(int(k))]  # counts -> cards
         ev = evaluate_hand(hand, rules, seat=int(r.soloist), samples=samples, seed=seed, policy=policy,
                            scale=scale, dd=dd)
-        pred[i] = outcomes(rules, ev.parts, bids[i:i + 1])[0].mean()
+        pred[i] = ev.ladder_at(bids[i:i + 1])["p_make"][0]
     made = _realised(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()
     table = reliability(pred, made, deal, bins)

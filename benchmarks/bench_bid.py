@@ -18,6 +18,9 @@ start-up included, after one warm-up run) on ``--hands`` random hands, against
     .venv/bin/python benchmarks/bench_bid.py --instant --hands 20
     .venv/bin/python benchmarks/bench_bid.py --policy heuristic --samples 1000 --se 0.02 --hands 20
 
+The checked runs also time the exact path (every sample solved exactly, ``--base-hands`` x
+``--base-samples``) in the same run and give the CPU ratio per sample.
+
 Prints one JSON object.
 """
 
@@ -36,7 +39,8 @@ import numpy as np
 
 from binokel_sim import streams
 from binokel_sim.dealing.dealer import Dealer
-from binokel_sim.evaluation.hand import EvalSettings, deal_counts, evaluate_hand
+from binokel_sim.evaluation.deals import deal_counts
+from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 from binokel_sim.melds.scorer import best_trump
 from binokel_sim.rules import load_rules
 from binokel_sim.play.solver import max_points_batch
@@ -99,18 +103,35 @@ def instant(rules, hands: list[str]) -> dict:
 
 def checked(rules, hands: list[str], a) -> dict:
     """Seconds and samples used per hand, checked tier."""
-    st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
+    st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k, exact_every=a.exact_every)
     evaluate_hand(hands[0], rules, samples=2, seed=a.seed, settings=st, scale=Scale(workers=1))  # caches
-    secs, used = [], []
+    secs, used, cpu = [], [], []
     for h in hands:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ev = evaluate_hand(h, rules, samples=a.samples, seed=a.seed, settings=st, scale=Scale(workers=a.workers),
                            se=a.se)
         secs.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         used.append(ev.n)
+    # Baseline in the same run: every sample solved exactly (the tier before threshold queries), on the
+    # first hands' first --base-samples samples, as CPU seconds per sample.
+    base = [h for h in hands[:a.base_hands]]
+    c0 = time.process_time()
+    for h in base:
+        evaluate_hand(h, rules, samples=a.base_samples, seed=a.seed, scale=Scale(workers=1),
+                      settings=EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k, exact_every=1))
+    exact_cpu = (time.process_time() - c0) / (len(base) * a.base_samples) if base else None
+    per = [c / n for c, n in zip(cpu, used)]
     return {"benchmark": "bid-checked", "rules": rules.name, "policy": a.policy, "samples": a.samples, "se": a.se,
+            "exact_every": a.exact_every, "workers": a.workers,
             "hands": len(hands), "median_s": round(float(np.median(secs)), 2), "max_s": round(max(secs), 2),
-            "samples_used": used, "targets_s": {"median": 30, "max": 90}}
+            "wall_s": [round(x, 1) for x in secs], "cpu_s": [round(x, 1) for x in cpu], "samples_used": used,
+            "cpu_s_per_sample_median": round(float(np.median(per)), 4),
+            "baseline": {"what": "every sample solved exactly (exact_every=1), CPU s per sample",
+                         "hands": len(base), "samples": a.base_samples,
+                         "cpu_s_per_sample": None if exact_cpu is None else round(exact_cpu, 4)},
+            "ratio_cpu_per_sample_vs_exact": None if exact_cpu is None else round(float(np.median(per)) / exact_cpu, 3),
+            "targets_s": {"median": 30, "max": 90}}
 
 
 def main() -> None:
@@ -126,6 +147,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=0, help="Random hands (0: the one fixed hand).")
     ap.add_argument("--se", type=float, default=None)
     ap.add_argument("--instant", action="store_true")
+    ap.add_argument("--exact-every", type=int, default=EvalSettings.exact_every)
+    ap.add_argument("--base-hands", type=int, default=2, help="Hands for the exact-path baseline (--hands runs).")
+    ap.add_argument("--base-samples", type=int, default=10, help="Samples per baseline hand.")
     a = ap.parse_args()
     rules = load_rules(a.rules)
     machine = {"cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2), "python": platform.python_version()}

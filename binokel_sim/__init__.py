@@ -19,7 +19,7 @@ A notebook session -- deal, melds, odds as a DataFrame, solve, bid:
 >>> solve(build_position("four-solo", deal, trump="E"))["solo_points"]
 98
 >>> evaluate_hand(hand, "four-solo", samples=6, policy="heuristic").ceiling_bid
-180
+170
 
 The engine's parts are subpackages: ``dealing``, ``melds``, ``odds``, ``play`` (legal
 moves, ``solver``), ``exchange``, ``evaluation``, ``game``; ``binokel_sim.cli`` and
@@ -53,9 +53,9 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Solver": ("binokel_sim.play.solver", "Solver"),
     "solve": ("binokel_sim.play.solver", "solve"),
     "build_position": ("binokel_sim.play.setup", "build_position"),
-    "choose_exchange": ("binokel_sim.evaluation.hand", "choose_exchange"),
+    "choose_exchange": ("binokel_sim.evaluation.exchange_choice", "choose_exchange"),
     "evaluate_hand": ("binokel_sim.evaluation.hand", "evaluate_hand"),
-    "EvalSettings": ("binokel_sim.evaluation.hand", "EvalSettings"),
+    "EvalSettings": ("binokel_sim.evaluation.deals", "EvalSettings"),
     "study_deals": ("binokel_sim.evaluation.study", "study_deals"),
     "simulate_games": ("binokel_sim.game.runs", "simulate_games"),
     "compare": ("binokel_sim.analyses.compare", "compare"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.cards import format_cards
@@ -12,6 +13,7 @@ from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
+from .study_options import solve_budget_option
 
 
 def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
@@ -27,6 +29,7 @@ def render(ev, rows: int = 40) -> str:
     lines = [
         f"hand    {ev.hand}   (seat {ev.seat}, rules {ev.rules.name})",
         f"policy  {ev.settings.policy}, n = {ev.n} deals{stop}, seed {ev.seed}, {ev.seconds:.1f} s",
+        *_method_lines(ev),
         f"going out after the Tapp decided by {ev.surrender_basis}",
         SEMANTICS + " (a surrender counts as not made)",
         "",
@@ -41,6 +44,18 @@ def render(ev, rows: int = 40) -> str:
         "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
     ]
     return "\n".join(lines)
+
+
+def _method_lines(ev) -> list[str]:
+    if not ev.deciding_bids:
+        return [f"every deal solved exactly ({ev.n_exact})"]
+    last = ev.deciding_bids[-1][2:]
+    open_ = ([f"{ev.unresolved:.1%} of the deals not resolved within the solve budget: counted as not made where"
+              " open, so P(make) and the totals are lower bounds"] if ev.unresolved else [])
+    return open_ + [
+        f"{ev.n_exact} deals solved exactly (every {ev.settings.exact_every}th, also with the Tapp laid away);"
+        f" the others only at bids {', '.join(map(str, last))} (the safe bid and the ceiling, each with the"
+        " next bid), the ladder corrected by the exact deals (difference estimator, its error in ±)"]
 
 
 def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
@@ -109,12 +124,16 @@ def _instant(rules, cards, seat: int, confidence: float, frame: bool):
               help="sampled: inner deals per candidate exchange.")
 @click.option("--top-k", type=click.IntRange(min=1), default=3, show_default=True,
               help="sampled: trump candidates played out per deal.")
+@click.option("--exact-every", type=click.IntRange(min=1), default=EXACT_EVERY, show_default=True,
+              help="Checked tier: every Nth sample is solved exactly (with the Tapp laid away, for the Tapp value);"
+                   " the others only at the deciding bids, corrected by the exact ones. 1: all exactly (slow).")
+@solve_budget_option
 @out_option("Write the bid table to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, out, as_json, quiet,
-            scale) -> None:
+def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, exact_every, solve_budget, out,
+            as_json, quiet, scale) -> None:
     """Evaluate HAND before the auction: P(make) and expected score for every bid.
 
     \b
@@ -154,7 +173,7 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         return
     from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 
-    st = EvalSettings(policy=policy, inner=inner, top_k=top_k)
+    st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
     ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
                        settings=st, scale=scale, se=se)
     if out is not None:

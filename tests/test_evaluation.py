@@ -50,8 +50,8 @@ TOY = DD(points=toy_points, specials=toy_specials)
 
 def test_known_deal_equals_direct_computation():
     opp1, opp2, tapp = "EU GK GK GO GO GU GU HK HK HO HO HU", "EK EO GA G10 HA H10 HU SA SK SK SO SU", "S10 SO SU E10"
-    ev = evaluate_hand(HAND, STD, samples=3, seed=5, policy="heuristic", dd=TOY,
-                       predealt={"tapp": tapp, 1: opp1, 2: opp2})
+    ev = evaluate_hand(HAND, STD, samples=3, seed=5, settings=EvalSettings(policy="heuristic", exact_every=1),
+                       dd=TOY, predealt={"tapp": tapp, 1: opp1, 2: opp2})
     best = cheap_candidates(HAND, tapp, STD, "heuristic")[0]
     kept = counts_of(best.kept)
     melds = int(meld_total(kept, best.trump, STD.meld_array()))
@@ -172,7 +172,7 @@ def test_real_solver_known_deal_equals_direct_computation():
 
 
 def test_choose_exchange_single_hand():
-    from binokel_sim.evaluation.hand import choose_exchange
+    from binokel_sim.evaluation.exchange_choice import choose_exchange
 
     ch = choose_exchange(HAND, "S10 SO SU E10", STD, policy="sampled", dd=TOY,
                          settings=EvalSettings(inner=3, top_k=8))
@@ -238,17 +238,20 @@ def test_settings_decide_the_policy_and_a_conflict_is_an_error():
         evaluate_hand(HAND, STD, samples=6, policy="melds", dd=TOY, se=0.0)
 
 
-def test_early_stopping_is_a_seeded_prefix_whatever_the_workers():
-    kw = dict(samples=1000, seed=7, policy="heuristic", dd=TOY, se=0.02)
+@pytest.mark.parametrize("every", [1, 20], ids=["exact", "thresholds"])
+def test_early_stopping_is_a_seeded_prefix_whatever_the_workers(every):
+    st = EvalSettings(policy="heuristic", exact_every=every)
+    kw = dict(samples=1000, seed=6, settings=st, dd=TOY, se=0.02)
     a = evaluate_hand(HAND, STD, scale=Scale(workers=1), **kw)
     b = evaluate_hand(HAND, STD, scale=Scale(workers=2), **kw)
-    assert a.n == b.n == 300  # checks every 100 samples (4 chunks of 25)
-    full = evaluate_hand(HAND, STD, samples=a.n, seed=7, policy="heuristic", dd=TOY)
+    assert a.n == b.n == 300  # checks every 100 samples
+    full = evaluate_hand(HAND, STD, samples=a.n, seed=6, settings=st, dd=TOY)
     pd.testing.assert_frame_equal(a.bids, full.bids)
     pd.testing.assert_frame_equal(a.bids, b.bids)
     # Stopped at the first check where the safe bid's P(make) was known to +-0.02, not before.
     from binokel_sim.evaluation.ladder import safe_bid_se
 
     assert safe_bid_se(a.bids, a.safe_bid) <= 0.02
-    early = evaluate_hand(HAND, STD, samples=200, seed=7, policy="heuristic", dd=TOY)
-    assert safe_bid_se(early.bids, early.safe_bid) > 0.02
+    early = evaluate_hand(HAND, STD, samples=a.n - 100, seed=6, settings=st, dd=TOY)
+    safe = early.bids[early.bids["bid"] == early.safe_bid]
+    assert max(safe_bid_se(early.bids, early.safe_bid), float(safe["p_make_se"].iloc[0])) > 0.02

@@ -47,6 +47,13 @@ def test_queries_match_reference(layout):
             # the grid interval holding v, or narrower (fail-soft results prove more)
             k = lo + (v - lo) // step * step
             assert g.lo >= k and (g.hi <= k + step - 1 or (hi is not None and k + step > hi)), (pos, v, step, lo, hi, g)
+        targets = rng.sample(range(0, v + 40), rng.randrange(1, 6))
+        t = solver.thresholds(pos, targets)
+        assert t.lo <= v <= t.hi, (pos, v, targets, t)
+        for x in targets:  # every target decided, and rightly
+            assert (x <= t.lo) == (v >= x) and (x > t.hi) == (v < x), (pos, v, x, t)
+        cut = solver.thresholds(pos, targets, budget_nodes=3)
+        assert cut.lo <= v <= cut.hi
         for budget in (1, 3, 20, 200):
             b = solver.bounds(pos, budget_nodes=budget)
             assert b.lo <= v <= b.hi and b.nodes <= budget + 1, (pos, v, budget, b)

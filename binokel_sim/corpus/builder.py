@@ -4,7 +4,7 @@ Deal ``i`` is deal ``i`` of the study stream under the seed
 (:func:`binokel_sim.evaluation.study.deal_frame`), with soloist ``i mod players``, so a
 corpus row equals the row a fresh study (``odds tapp`` / ``odds bids`` with the same
 seed and policy) computes for that deal. Each deal runs the study's pipeline
-(:func:`binokel_sim.evaluation.hand.play_deals`: exchange, double-dummy value of the
+(:func:`binokel_sim.evaluation.deals.play_deals`: exchange, double-dummy value of the
 contract, the Tapp-unseen baseline, a Durch check) on its own, so its nodes and CPU
 seconds are its own; exact values do not depend on the chunking or the worker count.
 
@@ -42,7 +42,7 @@ import pandas as pd
 from binokel_sim import __version__
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.dd import DD, default_specials, melds_batch
-from binokel_sim.evaluation.hand import EvalSettings, play_deals
+from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.output import atomic_path, write_json
@@ -160,7 +160,7 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
         df[f"{pre}points_lo"] = val.astype(np.int64)
         df[f"{pre}points_hi"] = hi.astype(np.int64)
         df[f"{pre}points_exact"] = True if hi is val else (hi == val)
-    from binokel_sim.evaluation.hand import CONTRACT_NAMES
+    from binokel_sim.contracts import CONTRACT_NAMES
 
     df["base_contract"] = [CONTRACT_NAMES[c] for c in arr["base_code"]]
     df["durch_makeable"] = arr["durch"] if durch else False

@@ -53,6 +53,9 @@ BUDGET_MIN_CARDS = 48
 DEFAULT_BUDGET_NODES = 35_000_000
 #: ``--solve-budget 10s`` is converted to nodes at this rate (the reference machine's), so it stays reproducible.
 NODES_PER_SECOND = 3_500_000
+#: ``targets(counts, trump, leader, side, bonus, last_trick, thresholds[n, k]) -> (lo, hi)``: card-point
+#: intervals that decide "points >= threshold" for every threshold of the row.
+Targets = Callable[..., tuple[np.ndarray, np.ndarray]]
 #: ``made(code, counts[seats, 24], soloist, side seats, leader, last_trick) -> bool`` for Durch / Bettel.
 Specials = Callable[..., bool]
 
@@ -69,6 +72,14 @@ class DD:
     #: Trump rows by proven intervals instead of ``points`` (see :func:`budgeted`); ``record`` keeps the upper bounds.
     bounds: Bounds | None = None
     record: "Record | None" = None
+    #: Trump rows only decided at these totals (bids): ``value`` is then the proven lower bound of the
+    #: total, ``record`` keeps the upper one, and each bid is decided (below ``lo`` or above ``hi``).
+    #: ``targets`` answers them (:func:`threshold_points`); ``None``: the exact back end answers them.
+    at_bids: tuple[int, ...] | None = None
+    targets: Targets | None = None
+    #: With ``at_bids``: filled with the trump rows' queries (``rows``, ``counts``, ``trump``, ``bonus``,
+    #: ``outside``, ``disc``, ``leader``, ``side``, ``last``), so more bids can be asked later.
+    keep: dict | None = None
 
 
 class Record:
@@ -113,6 +124,58 @@ def bounded_points(budget_nodes: int, counter: list[int] | None = None) -> Bound
         return lo, hi
 
     return run
+
+
+def threshold_points(budget_nodes: int | None = None, counter: list[int] | None = None) -> Targets:
+    """A :data:`Targets` back end: one ``Solver.thresholds`` per row (a solver per thread, reset per row, so a
+    row's answer depends on nothing else); ``counter[0]`` adds up the search nodes (single-threaded use)."""
+    import threading
+
+    from binokel_sim.play.solver import Position, Solver as SolverAPI
+
+    local = threading.local()
+
+    def run(counts, trump, leader, side, bonus, last, thresholds):
+        solver = getattr(local, "solver", None)
+        if solver is None:
+            solver = local.solver = SolverAPI()
+        n = counts.shape[0]
+        lo = np.zeros(n, dtype=np.int64)
+        hi = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
+            pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
+                           seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
+            solver.reset()
+            r = solver.thresholds(pos, [int(t) for t in thresholds[i]], budget_nodes=budget_nodes)
+            lo[i], hi[i] = r.lo, r.hi
+            if counter is not None:
+                counter[0] += int(r.nodes)
+        return lo, hi
+
+    return run
+
+
+def points_targets(rules: Rules, outside: np.ndarray, disc_points: np.ndarray, bids) -> np.ndarray:
+    """Per row and bid (int64[n, k]): the fewest card points ``p >= 1`` (a trick) with
+    ``outside + round(discards + p) >= bid`` -- so "made at the bid" is "points >= target".
+
+    >>> from binokel_sim.rules import load_rules
+    >>> points_targets(load_rules("standard"), np.array([100, 0]), np.array([15, 0]), [150, 300]).tolist()
+    [[35, 185], [150, 300]]
+    >>> points_targets(load_rules("grupp"), np.array([0]), np.array([4]), [150]).tolist()  # 4 + 141 rounds to 150
+    [[141]]
+    """
+    b = np.asarray(bids, dtype=np.int64)[None, :]
+    raw = b - outside.astype(np.int64)[:, None] - disc_points.astype(np.int64)[:, None]
+    if not rules.scoring.round_to_10:
+        return np.maximum(raw, 1)
+    # Rounding is monotone and moves a value by at most 5: the answer lies in raw - 5 .. raw + 5.
+    cand = raw[:, :, None] + np.arange(-5, 6)[None, None, :]
+    ok = outside[:, None, None] + round_points(disc_points[:, None, None] + cand, rules) >= b[:, :, None]
+    first = np.where(ok.any(axis=2), cand[np.arange(cand.shape[0])[:, None], np.arange(cand.shape[1])[None, :],
+                                            ok.argmax(axis=2)], raw + 6)
+    return np.maximum(first, 1)
 
 
 def budget_nodes_of(text: str | None) -> int | None:
@@ -212,15 +275,24 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
         leader = np.full(trump_rows.size, first_leader(rules, soloist, Contract.E), dtype=np.int8)
         side = np.full(trump_rows.size, mask, dtype=np.uint8)
         dp = disc_points[trump_rows].astype(np.int64)
-        if solver is None:
+        args = (c, tr, leader, side, bonus, int(rules.play.last_trick))
+        if dd.at_bids is not None and dd.keep is not None:
+            dd.keep.update(rows=trump_rows, counts=c, trump=tr, bonus=bonus, outside=value[trump_rows].copy(), disc=dp)
+        if dd.at_bids is not None and (dd.targets is not None or solver is None):
+            tg = points_targets(rules, value[trump_rows], dp, dd.at_bids)
+            lo_hi = dd.targets(*args, tg) if dd.targets is not None else dd.bounds(*args)  # type: ignore[misc]
+            pts, pts_hi = (np.asarray(x, dtype=np.int64) for x in lo_hi)
+            value_hi = value.copy()
+            value_hi[trump_rows] += round_points(dp + pts_hi, rules)
+        elif solver is None:
             assert dd.bounds is not None
-            pts, pts_hi = (np.asarray(x, dtype=np.int64)
-                           for x in dd.bounds(c, tr, leader, side, bonus, int(rules.play.last_trick)))
+            pts, pts_hi = (np.asarray(x, dtype=np.int64) for x in dd.bounds(*args))
             value_hi = value.copy()
             # Rounding is monotone, so the rounded bounds bound the rounded total.
             value_hi[trump_rows] += round_points(dp + pts_hi, rules)
         else:
-            pts = np.asarray(solver(c, tr, leader, side, bonus, int(rules.play.last_trick)), dtype=np.int64)
+            # Exact points decide every bid too (a stand-in back end answers ``at_bids`` this way).
+            pts = np.asarray(solver(*args), dtype=np.int64)
         value[trump_rows] += round_points(dp + pts, rules)
         took[trump_rows] = pts > 0
     special_rows = np.nonzero(~is_trump(code))[0]

@@ -24,169 +24,79 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from binokel_sim import streams
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types, format_cards
-from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
-from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.cards import CARD_POINTS, N_TYPES, format_cards
+from binokel_sim.contracts import CONTRACT_NAMES
+from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError, check_count
-from binokel_sim.evaluation.dd import DD, solve_rows
-from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, safe_bid_se, summarise
+from binokel_sim.evaluation import checked
+from binokel_sim.evaluation.deals import (STREAM_DEALS, EvalSettings, baseline_choices, deal_counts, play_deals,
+                                          resolve_settings)
+from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted, threshold_points
+from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns, safe_bid_se, summarise
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
-from binokel_sim.exchange.candidates import Candidate, as_counts, check_policy, pool_of
-from binokel_sim.exchange.policy import build_candidates, candidate_at, choose, inner_hands
-from binokel_sim.rng import derive_key
+from binokel_sim.exchange.candidates import as_counts
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Scale, _Progress, chunk_ranges, run_chunks
-from binokel_sim.scoring import special_score
-
-#: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
-STREAM_DEALS, STREAM_INNER, STREAM_BASE = (streams.stream(s) for s in ("eval_deals", "eval_inner", "eval_base"))
-
-
-@dataclass(frozen=True)
-class EvalSettings:
-    """How the evaluation samples and decides (all part of the provenance)."""
-
-    policy: str = "sampled"
-    #: sampled policy: inner deals per candidate, trump candidates played, cheap discards kept per trump.
-    inner: int = 4
-    top_k: int = 3
-    per_trump: int = 2
-    #: Durch candidates with at most this many cheap-stage losers are solved double-dummy.
-    durch_max_losers: int = 1
-    #: Inner deals for the no-Tapp baseline's contract choice (made once per hand).
-    base_inner: int = 16
-    chunk_size: int = 25
-
-    def check(self) -> "EvalSettings":
-        check_policy(self.policy)
-        for name in ("inner", "top_k", "per_trump", "base_inner", "chunk_size"):
-            if getattr(self, name) < 1:
-                raise InputError(f"{name.replace('_', '-')}: must be at least 1, got {getattr(self, name)}")
-        return self
-
-
-def deal_counts(rows: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """(hands uint8[n, seats, 24], tapp uint8[n, 24]) of deal rows."""
-    sl = seat_slices(rules)
-    n = rows.shape[0]
-    hands = np.zeros((n, rules.n_seats, N_TYPES), dtype=np.uint8)
-    for s in range(rules.n_seats):
-        np.add.at(hands[:, s, :], (np.arange(n)[:, None], rows[:, sl[s]]), 1)
-    tapp = np.zeros((n, N_TYPES), dtype=np.uint8)
-    np.add.at(tapp, (np.arange(n)[:, None], rows[:, sl[-1]]), 1)
-    return hands, tapp
-
-
-def _inner(rules: Rules, key, views: np.ndarray, pools: np.ndarray, seat: int, m: int) -> np.ndarray:
-    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
-    others = np.array([s for s in range(rules.n_seats) if s != seat], dtype=np.int64)
-    out = np.zeros((pools.shape[0], m, rules.n_seats, N_TYPES), dtype=np.uint8)
-    inner_hands(key[0], key[1], np.asarray(views, dtype=np.int64), np.ascontiguousarray(pools, dtype=np.uint8), deck,
-                np.int64(m), others, np.int64(rules.layout.hand_size), out)
-    return out
-
-
-def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: EvalSettings, views: np.ndarray,
-                     inner: int, dd: DD | None) -> tuple[np.ndarray, np.ndarray]:
-    """(contract code, cheap measure) per hand when the Tapp goes to the discards unseen.
-
-    The choice depends on the hand alone (the Tapp is never seen); the sampled policy
-    plays it out on ``inner`` deals of the cards outside the hand (view numbers ``views``).
-    """
-    h = np.ascontiguousarray(mine, dtype=np.uint8)
-    cs = build_candidates(rules, h, np.zeros_like(h), st.policy, tapp_unseen=True)
-    deals = None
-    if st.policy == "sampled":
-        deals = _inner(rules, derive_key(seed, *STREAM_BASE), views, h, seat, inner)
-    ch = choose(rules, seat, cs, st.policy, deals, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    rows = np.arange(h.shape[0])
-    return cs.code[rows, ch.index], cs.measure[rows, ch.index]
-
-
-def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:
-    # Durch / Bettel rows are solved by the solver's queries: value 1 = made.
-    return ~is_trump(code) & (value > 0)
-
-
-def _result(rules: Rules, code: np.ndarray, value: np.ndarray, made: np.ndarray) -> np.ndarray:
-    """Deal result for the Tapp value: the total of a trump contract, the score of a special."""
-    out = value.astype(np.int64).copy()
-    for c, kind in ((DURCH_CODE, "durch"), (BETTEL_CODE, "bettel")):
-        sel = code == c
-        out[sel] = np.where(made[sel], special_score(rules, kind, True), special_score(rules, kind, False))
-    return out
-
-
-def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, seed: int, st: EvalSettings,
-               views: np.ndarray, base: tuple[np.ndarray, np.ndarray] | None = None,
-               dd: DD | None = None, baseline: bool = True, durch_check: bool = True) -> dict[str, np.ndarray]:
-    """Exchange, double-dummy play and baseline for deals numbered ``views`` (``hands`` uint8[n, seats, 24]).
-
-    ``seat`` is the soloist. ``base``: the no-Tapp contract per deal (code, measure);
-    None: chosen per deal from its hand (:func:`baseline_choices`, ``st.inner`` deals).
-    Returns per-deal arrays: ``value``/``took`` (total and a trick; 1/0 for specials),
-    ``code`` (contract), ``special_made``, ``subjective*`` (the soloist's own estimate),
-    ``result``/``base_result`` (for the Tapp value; ``baseline=False`` skips that solve
-    and leaves ``base_result`` equal to ``result``), ``durch`` (a makeable Durch; all False
-    with ``durch_check=False``).
-    """
-    n = hands.shape[0]
-    mine = np.ascontiguousarray(hands[:, seat, :])
-    if base is None and baseline:
-        base = baseline_choices(rules, mine, seat, seed, st, views, st.inner, dd)
-    cs = build_candidates(rules, mine, tapp, st.policy, per_trump=st.per_trump)
-    inner = None
-    if st.policy == "sampled":
-        inner = _inner(rules, derive_key(seed, *STREAM_INNER), views, cs.pool, seat, st.inner)
-    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    rows = np.arange(n)
-    kept = cs.kept[rows, ch.index]
-    code = cs.code[rows, ch.index]
-    disc_pts = cs.disc_points[rows, ch.index]
-    value, took = solve_rows(rules, seat, kept, code, disc_pts, hands, dd)
-    made_special = _special_made(code, value)
-    result = _result(rules, code, value, made_special)
-    base_result = result
-    if baseline:
-        assert base is not None  # chosen above when not given
-        # The baseline: hand as dealt, Tapp laid away unseen, the hand-only contract.
-        base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ CARD_POINTS, hands, dd)
-        base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
-    # A makeable Durch: the best Durch exchange, solved where the cheap stage leaves a chance.
-    durch = np.zeros(n, dtype=bool)
-    dcol = np.nonzero(cs.code[0] == DURCH_CODE)[0]
-    if dcol.size and durch_check:
-        j = int(dcol[0])
-        try_ = np.nonzero(cs.measure[:, j] <= st.durch_max_losers)[0]
-        if try_.size:
-            dv, _ = solve_rows(rules, seat, cs.kept[try_, j], cs.code[try_, j], cs.disc_points[try_, j], hands[try_],
-                               dd)
-            durch[try_] = dv > 0
-    return dict(
-        value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
-        subjective_took=ch.subjective_took, discard_points=disc_pts,
-        result=result, base_result=base_result, durch=durch, kept=kept,
-        base_code=base[0] if baseline and base is not None else code, base_value=base_value if baseline else value,
-    )
 
 
 def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
                    base: tuple[np.ndarray, np.ndarray], chunk: Chunk, predealt: dict | None = None,
-                   dd: DD | None = None) -> dict[str, np.ndarray]:
-    """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`)."""
+                   dd: DD | None = None, at_bids: tuple[int, ...] | None = None,
+                   exact: bool = False) -> dict[str, np.ndarray]:
+    """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`).
+
+    ``at_bids``: the threshold path (:mod:`binokel_sim.evaluation.checked`): with ``exact`` the
+    chunk's samples ``i % st.exact_every == 0`` solved exactly (with the baseline), else its other
+    samples decided at these bids; the parts gain ``index``, ``exact``, ``value_hi``, ``tapp_points``
+    and the ``q_*`` columns (what was asked, to ask more later).
+    """
     pre = {seat: [c for c in range(N_TYPES) for _ in range(int(hand[c]))], **(predealt or {})}
     dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
     hands, tapp = deal_counts(dealer.deal(chunk.size, start=chunk.start), rules)
     n = chunk.size
     fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
-    return play_deals(rules, seat, hands, tapp, seed, st, np.arange(chunk.start, chunk.stop), fixed, dd)
+    views = np.arange(chunk.start, chunk.stop)
+    if at_bids is None:
+        return play_deals(rules, seat, hands, tapp, seed, st, views, fixed, dd)
+    sel = (views % st.exact_every == 0) == exact
+    back = _exact_backend(rules, st, dd) if exact else _threshold_backend(rules, st, dd, at_bids)
+    parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], (fixed[0][sel], fixed[1][sel]),
+                       back, exact)
+    m = parts["value"].shape[0]
+    parts["value_hi"] = parts["value"] if back is None or back.record is None else back.record.hi_of(parts["value"])
+    parts.update(checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep
+                 else checked.empty_queries(m, rules.n_seats))
+    parts.update(index=views[sel], exact=np.full(m, exact), tapp_points=tapp[sel].astype(np.int64) @ CARD_POINTS)
+    return parts
+
+
+def _budget(rules: Rules, st: EvalSettings) -> int | None:
+    return st.solve_budget if st.solve_budget or rules.layout.deck_size < BUDGET_MIN_CARDS else DEFAULT_BUDGET_NODES
+
+
+def _exact_backend(rules: Rules, st: EvalSettings, dd: DD | None) -> DD | None:
+    """The exact rows' back end: ``dd`` when injected, else exact (within the budget from 48 cards)."""
+    return dd if dd is not None else budgeted(rules, _budget(rules, st))
+
+
+def _threshold_backend(rules: Rules, st: EvalSettings, dd: DD | None, at_bids: tuple[int, ...]) -> DD:
+    """The other rows' back end: threshold queries at ``at_bids`` (an injected ``dd`` answers them itself)."""
+    if dd is not None:
+        return replace(dd, at_bids=at_bids, record=Record(), keep={})
+    return DD(at_bids=at_bids, targets=_targets(_budget(rules, st)), record=Record(), keep={})
+
+
+@cache
+def _targets(budget: int | None):
+    # One back end per budget for the process: its solvers (one per thread) and their tables are reused.
+    return threshold_points(budget)
 
 
 @dataclass
@@ -216,11 +126,27 @@ class HandEvaluation:
     #: Samples asked for, and the early-stopping target (None: all samples were drawn).
     samples_requested: int = 0
     se_target: float | None = None
+    #: Exactly solved samples (all of them when ``settings.exact_every == 1``).
+    n_exact: int | None = None
+    #: Share of deals a solve budget left open (48 cards): counted as not made where undecided, so the
+    #: P(make) and the totals are lower bounds then.
+    unresolved: float = 0.0
+    #: Threshold path: per block of samples ``[start, stop, bid, bid, ...]``, the bids every sample was decided at.
+    deciding_bids: list[list[int]] = field(default_factory=list)
 
     @property
     def surrender_basis(self) -> str:
         """What decides going out after the Tapp is seen (never the deal's own double-dummy result)."""
         return SURRENDER_BASIS[self.settings.policy]
+
+    def ladder_at(self, bids) -> dict[str, np.ndarray]:
+        """The ladder's columns (P(make), E[score], ... with errors) at any ``bids``, e.g. one a calibration asks.
+
+        The threshold path's rows hold proven bounds, not values: never average ``parts`` directly.
+        """
+        if self.deciding_bids:
+            return checked.ladder(self.rules, self.parts, np.asarray(bids))
+        return ladder_columns(self.rules, self.parts, np.asarray(bids))
 
     def p_durch_interval(self) -> dict[str, Any]:
         """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
@@ -235,6 +161,7 @@ class HandEvaluation:
         return {
             "hand": self.hand, "seat": self.seat, "rules": self.rules.name, "rules_source": self.rules.source,
             "seed": self.seed, "samples": self.n, "samples_requested": self.samples_requested,
+            "samples_exact": self.n_exact, "deciding_bids": self.deciding_bids, "unresolved": self.unresolved,
             "se_target": self.se_target, "policy": self.settings.policy,
             "settings": {k: getattr(self.settings, k) for k in self.settings.__dataclass_fields__},
             "confidence": self.confidence, "semantics": SEMANTICS, "surrender_decided_by": self.surrender_basis,
@@ -249,22 +176,6 @@ class HandEvaluation:
 
 def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-
-
-def resolve_settings(settings: EvalSettings | None, policy: str | None) -> EvalSettings:
-    """The one settings object: ``settings`` (or the defaults) with ``policy`` when given; a
-    ``policy`` that contradicts ``settings.policy`` is an :class:`InputError`, never an override.
-
-    >>> resolve_settings(EvalSettings(policy="melds"), None).policy
-    'melds'
-    >>> resolve_settings(None, "heuristic").policy
-    'heuristic'
-    """
-    if settings is None:
-        return EvalSettings(policy=check_policy(policy or EvalSettings.policy)).check()
-    if policy is not None and policy != settings.policy:
-        raise InputError(f"policy: {policy!r} contradicts settings.policy {settings.policy!r} (give one of them)")
-    return settings.check()
 
 
 #: Early stopping looks at the results every this many chunks (a fixed sample count: the
@@ -300,75 +211,106 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     scale = scale or Scale()
     if scale.checkpoint or scale.scheduler:
         raise InputError("a hand evaluation runs on local threads only: a checkpoint or a scheduler does not apply")
+    if st.exact_every == 1 and dd is None and rules.layout.deck_size >= BUDGET_MIN_CARDS:
+        raise InputError(f"exact-every: 1 would solve every {rules.layout.deck_size}-card deal exactly (up to an hour"
+                         " each); use 2 or more (those samples are solved within --solve-budget)")
     counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
-    chunks = chunk_ranges(samples, st.chunk_size)
-    step = len(chunks) if se is None else STOP_EVERY_CHUNKS
+    run = _run_thresholds if st.exact_every > 1 else _run_exact
     bar = _Progress(scale.progress, samples, "bid")
-    done: list[dict[str, np.ndarray]] = []
     try:
-        for k in range(0, len(chunks), step):
-            done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
-                               chunks[k:k + step], workers=scale.workers)
-            bar.update(sum(c.size for c in chunks[k:k + step]))
-            parts = _merge(done)
-            summary = summarise(rules, parts, confidence)
-            n = parts["code"].shape[0]
-            if se is not None and n >= 100 and safe_bid_se(summary["bids"], summary["safe_bid"]) <= se:
-                break
+        parts, summary, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
+                                         scale.workers, bar)
     finally:
         bar.close()
+    n = parts["code"].shape[0]
     return HandEvaluation(
         hand=format_cards([c for c in range(N_TYPES) for _ in range(int(counts[c]))]), seat=seat, rules=rules,
         seed=seed, settings=st, confidence=confidence, n=n, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
-        seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se, **summary,
+        seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se,
+        deciding_bids=bids_asked, **summary,
     )
 
 
-@dataclass(frozen=True)
-class ExchangeChoice:
-    """The exchange a policy makes for one hand + Tapp, and the soloist's own estimate of its result."""
-
-    candidate: Candidate
-    estimate: float
-    estimate_se: float
-    n: int
-
-    def announce(self) -> str:
-        return self.candidate.announce()
+def _cards(counts: np.ndarray) -> list[int]:
+    return [c for c in range(N_TYPES) for _ in range(int(counts[c]))]
 
 
-def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str | None = None,
-                    seat: int = 0,
-                    seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
-    """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
+def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> bool:
+    if se is None or n < 100:
+        return False
+    err = safe_bid_se(summary["bids"], summary["safe_bid"])
+    if checked_se:  # the difference estimate's own error where it is larger (a bid outside the asked ones)
+        b = summary["bids"]
+        row = b[b["bid"] == (summary["safe_bid"] or int(b["bid"].iloc[0]))]
+        err = max(err, float(row["p_make_se"].iloc[0]))
+    return err <= se
 
-    ``estimate``: for ``sampled`` the mean double-dummy total (a special: its score) over
-    ``settings.inner`` deals of the unseen cards (n = inner, with its standard error);
-    else the heuristic value (n = 1).
 
-    >>> ch = choose_exchange("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", policy="melds")
-    >>> ch.announce(), ch.estimate > 1544
-    ('trump E, discard GA HA HA SA', True)
-    """
-    rules = as_rules(rules)
-    st = resolve_settings(settings, policy)
-    h, t = pool_of(hand, tapp, rules)
-    cs = build_candidates(rules, h[None], t[None], st.policy, per_trump=st.per_trump)
-    inner = None
-    if st.policy == "sampled":
-        inner = _inner(rules, derive_key(seed, *STREAM_INNER), np.zeros(1, np.int64), cs.pool, seat, st.inner)
-    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    j = int(ch.index[0])
-    code = int(cs.code[0, j])
-    est = ch.subjective[0].astype(np.float64)
-    contract = "trump" if is_trump(code) else CONTRACT_NAMES[code]
-    if not is_trump(code):
-        # A special is worth its score: made (value) or failed (-failure factor x value).
-        est = (np.array([cs.cheap[0, j]]) if st.policy != "sampled"
-               else np.where(est > 0, special_score(rules, contract, True), special_score(rules, contract, False)))
-    se = float(est.std(ddof=1) / np.sqrt(est.size)) if est.size > 1 else float("nan")
-    cand = candidate_at(rules, cs, 0, j, float(est.mean()))
-    return ExchangeChoice(candidate=cand, estimate=float(est.mean()), estimate_se=se, n=int(est.size))
+def _run_exact(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
+    """Every sample solved exactly; the early-stopping test every ``STOP_EVERY_CHUNKS`` chunks."""
+    chunks = chunk_ranges(samples, st.chunk_size)
+    step = len(chunks) if se is None else STOP_EVERY_CHUNKS
+    done: list[dict[str, np.ndarray]] = []
+    for k in range(0, len(chunks), step):
+        done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
+                           chunks[k:k + step], workers=workers)
+        bar.update(sum(c.size for c in chunks[k:k + step]))
+        parts = _merge(done)
+        summary = summarise(rules, parts, confidence)
+        if _stop(se, summary, parts["code"].shape[0]):
+            break
+    return parts, {**summary, "n_exact": parts["code"].shape[0]}, []
+
+
+#: Rounds of the final refinement (the safe bid can move once the last bids are decided everywhere).
+REFINE_ROUNDS = 3
+
+
+def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
+    """Blocks of :data:`checked.BLOCK` samples decided at the deciding bids (the instant tier's for the
+    first block, the estimate's after each), every ``exact_every``-th sample solved exactly; at the end
+    every sample is decided at the final deciding bids too."""
+    from binokel_sim.evaluation.instant import load_instant
+
+    model = load_instant(rules)
+    at = checked.pilot_bids(rules, None if model is None else model.advise(_cards(counts), rules, seat,
+                                                                           confidence, frame=False))
+    blocks: list[tuple[int, int, set[int]]] = []
+    done: list[dict[str, np.ndarray]] = []
+    targets = dd.targets if dd is not None and dd.targets is not None else _targets(_budget(rules, st))
+    for b0 in range(0, samples, checked.BLOCK):
+        b1 = min(b0 + checked.BLOCK, samples)
+        # The exact samples run as tasks of their own, first: a one-core task each, the longest ones.
+        tasks = [(Chunk(0, i, i + 1), True) for i in range(b0, b1) if i % st.exact_every == 0]
+        tasks += [(Chunk(0, s, min(s + st.chunk_size, b1)), False) for s in range(b0, b1, st.chunk_size)
+                  if any(i % st.exact_every for i in range(s, min(s + st.chunk_size, b1)))]
+        run = partial(evaluate_chunk, rules, counts, seat, seed, st, base, predealt=predealt, dd=dd, at_bids=at)
+        done += run_chunks(lambda c, run=run, tasks=tasks: run(tasks[c.index][0], exact=tasks[c.index][1]),
+                           [Chunk(k, 0, t[0].size) for k, t in enumerate(tasks)], workers=workers)
+        blocks.append((b0, b1, set(at)))
+        bar.update(b1 - b0)
+        parts = checked.merge(done, blocks)
+        summary = checked.summarise(rules, parts, confidence)
+        if _stop(se, summary, b1, checked_se=True) or b1 == samples:
+            break
+        at = checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"])
+        if any(not set(at) <= bs for _, _, bs in blocks):
+            # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
+            # at the safe bid exact on every sample): earlier ones are asked the new bids their cells leave open.
+            checked.refine(rules, seat, parts, at, targets, workers, None if dd is None else dd.points)
+            blocks = [(x0, x1, bs | set(at)) for x0, x1, bs in blocks]
+            done = [parts]
+    for _ in range(REFINE_ROUNDS):
+        final = set(checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"]))
+        if all(final <= bs for _, _, bs in blocks):
+            break
+        # The last block can move the deciding bids: they are asked everywhere too.
+        checked.refine(rules, seat, parts, final, targets, workers, None if dd is None else dd.points)
+        blocks = [(x0, x1, bs | final) for x0, x1, bs in blocks]
+        parts = checked.merge([parts], blocks)
+        summary = checked.summarise(rules, parts, confidence)
+    asked = [[x0, x1, *sorted(bs)] for x0, x1, bs in blocks]
+    return parts, summary, asked

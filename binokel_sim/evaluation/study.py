@@ -34,7 +34,7 @@ from binokel_sim import streams
 from binokel_sim.cards import CARD_POINTS
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.dealing.dealer import Dealer
-from binokel_sim.evaluation.hand import EvalSettings, deal_counts, play_deals
+from binokel_sim.evaluation.deals import EvalSettings, deal_counts, play_deals
 from binokel_sim.evaluation.dd import DD, budgeted
 from binokel_sim.exchange.policy import build_candidates
 from binokel_sim.evaluation.features import FEATURES, features_batch

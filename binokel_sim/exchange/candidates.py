@@ -17,7 +17,7 @@ The ``sampled`` policy (:mod:`binokel_sim.exchange.policy`) re-scores them by do
 The entry points: :func:`binokel_sim.exchange.policy.build_candidates` (arrays of many
 deals, used by the game and the evaluation) and the validating facades over it,
 :func:`binokel_sim.exchange.policy.cheap_candidates` and
-:func:`binokel_sim.evaluation.hand.choose_exchange`.
+:func:`binokel_sim.evaluation.exchange_choice.choose_exchange`.
 
 >>> from binokel_sim.exchange.policy import cheap_candidates
 >>> best = cheap_candidates("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", "standard", "melds")[0]

@@ -24,7 +24,7 @@ import numpy as np
 from binokel_sim.cards import format_card
 from binokel_sim.play.legal import legal_in_trick, mask_cards
 from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
-from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid
+from binokel_sim.play.solver.queries import Deadline, _int, Result, Run, check_query, run_bounds, run_grid, run_targets
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
 from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
@@ -172,6 +172,23 @@ class Solver:
         run = self._run(self._points_args(pos))
         with Deadline(self._stats, S_ABORT, None) as clock:
             run_grid(run, step, 0 if lo is None else lo, run.hi if hi is None else hi)
+        return self._result(run, clock)
+
+    def thresholds(self, pos: Position, targets, budget_nodes: int | None = None) -> Result:
+        """Decide "value >= t" for every ``t`` in ``targets`` (:func:`.queries.run_targets`): the
+        returned interval decides each (``t <= lo`` or ``t > hi``) unless ``budget_nodes`` ran out first.
+
+        >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+        >>> r = Solver().thresholds(pos, [10, 30, 40])
+        >>> r.lo >= 30, r.hi < 40
+        (True, True)
+        """
+        for t in targets:
+            _int("target", t)
+        limit = budget_nodes or 0
+        run = self._run(self._points_args(pos, limit=limit), limit)
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run_targets(run, targets)
         return self._result(run, clock)
 
     def bounds(self, pos: Position, budget_nodes: int | None = None, budget_seconds: float | None = None) -> Result:

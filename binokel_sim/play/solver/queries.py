@@ -10,6 +10,9 @@ its target, so every answer is at least as narrow as the question asked.
 * ``grid(step, lo, hi)``: the grid interval ``[lo + k*step, lo + (k+1)*step)`` holding the
   value, grid points above ``hi`` left untested: tests from above at grid points, one
   succeeds. Bids and melds are multiples of 10, so a grid of 10 decides every bid.
+* ``thresholds(targets)``: decides "value >= t" for every target of a set (the bids a
+  ladder prints, as card points): bisection over the targets the interval does not yet
+  decide, so k targets cost about log2(k + 1) tests, the decided ones none.
 * ``bounds(budget)``: an anytime interval. Tests from above with a coarse step first
   (each failure lowers ``hi``, one success per step fixes ``lo``), then finer steps, the
   last one the exact driver itself. Under a budget (nodes and/or seconds) each test first
@@ -174,6 +177,16 @@ def run_grid(run: Run, step: int, lo: int, hi: int) -> None:
         if ok is None or ok:
             return
         top = run.hi
+
+
+def run_targets(run: Run, targets) -> None:
+    """Tests until every target ``t`` is decided (``t <= lo`` or ``t > hi``), the middle open one first;
+    stops early when a test is cut off by the query's budget (the open targets stay undecided)."""
+    ts = sorted(set(int(t) for t in targets))
+    while True:
+        open_ = [t for t in ts if run.lo < t <= run.hi]
+        if not open_ or run.ask(open_[len(open_) // 2]) is None:
+            return
 
 
 def run_bounds(run: Run, share: int = 0) -> None:

@@ -1,0 +1,272 @@
+"""The checked tier's cheap path: threshold queries at the deciding bids, exact values on a subsample.
+
+A bid ladder needs, per sampled deal, only whether the soloist's total reaches each
+bid; a mean (E[score], the Tapp value) also needs how far above it lands. So every
+sample is asked threshold queries at a few *deciding bids* ``B`` (the safe and the
+ceiling bid with their neighbours: :func:`deciding_bids`), and only every
+``exact_every``-th sample (index ``i % exact_every == 0``) is solved exactly, with its
+no-Tapp baseline. The rest of the ladder comes from a *difference estimator*
+(two-phase sampling, Cochran 1977, ch. 12):
+
+* every row gets a proxy ``x`` of each figure (:func:`proxy_parts`): the total replaced by
+  the policy's own estimate clipped into the row's proven cell of ``B`` -- so at a bid of
+  ``B`` the proxy's "made" *is* the double-dummy one, and the going-out decision (from
+  the policy's estimate) is exact on every row;
+* the exact rows also have the true value ``y``;
+* estimate ``T = mean_N(x) + mean_M(y - x)``: unbiased whatever the proxy's quality, with
+  ``Var = s_z^2 / M + (1 - f)^2 s_x^2 / (N - M)``, ``z = y - (1 - f) x`` on the exact rows,
+  ``f = M / N`` (:func:`two_phase`). A figure the proxy gets right on every row (P(make) at
+  a bid of ``B``, P(go out), contract shares) has the plain binomial error of all ``N``.
+
+The cell is a function of the exact value alone (:func:`cells`), so an exact row's proxy is
+the one a threshold row would have had. ``B`` is chosen by the instant tier for the first
+block of samples (or a 50-point grid where no instant model exists), then after each block
+of :data:`BLOCK` samples from the estimate so far: a function of the seeded results only,
+so workers and chunk size never change a number.
+
+>>> x = np.array([[1.0], [0.0], [1.0], [0.0]]); y = np.array([[1.0], [1.0]])
+>>> t, se = two_phase(x, y, np.array([True, True, False, False]))
+>>> float(t[0])  # mean 0.5 of the proxy, +0.5 corrected on the exact half
+1.0
+>>> deciding_bids(load_rules("standard"), safe=300, ceiling=350)
+(300, 310, 350, 360)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.cards import N_TYPES
+from binokel_sim.contracts import CONTRACT_NAMES, is_trump
+from binokel_sim.evaluation.ladder import decisions, mean_se, outcomes
+from binokel_sim.rules import Rules, load_rules  # noqa: F401  (load_rules: the doctest)
+from binokel_sim.scoring import bid_ladder
+from binokel_sim.stats import wilson, wilson_from_se
+
+#: Samples per block: the deciding bids and the early-stopping test are renewed after each block.
+BLOCK = 100
+#: Where no instant model exists, the first block is decided on this grid of bids (50-point steps).
+PILOT_STEP = 50
+#: Columns :func:`merge` derives from the others (recomputed whenever blocks gain bids).
+DERIVED = ("cell_lo", "cell_hi", "open")
+#: A cell's open top (no deciding bid above the value).
+TOP = 1 << 20
+
+
+def deciding_bids(rules: Rules, safe: int | None, ceiling: int | None) -> tuple[int, ...]:
+    """The bids every sample is decided at: the safe bid and the next one, the ceiling and the next one
+    (a missing one: the minimum bid) -- where P(make) crosses the confidence and E[score] crosses 0."""
+    step, low = rules.bidding.bid_step, rules.bidding.min_bid
+    s = low if safe is None else safe
+    c = low if ceiling is None else ceiling
+    return tuple(sorted({max(low, b) for b in (s, s + step, c, c + step)}))
+
+
+def pilot_bids(rules: Rules, instant: dict | None, top: int = 600) -> tuple[int, ...]:
+    """The first block's bids: from the instant tier's answer, else every :data:`PILOT_STEP` points."""
+    if instant is not None:
+        return deciding_bids(rules, instant["safe_bid"], instant["ceiling_bid"])
+    return tuple(range(rules.bidding.min_bid, top + 1, PILOT_STEP))
+
+
+def cells(bids, value: np.ndarray, value_hi: np.ndarray, took: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the cell of ``bids`` its total is proven to lie in: (highest bid made or 0, lowest bid
+    not made - 1 or :data:`TOP`). A bid neither proven made nor failed (a budget ran out) widens the cell."""
+    b = np.asarray(sorted(bids), dtype=np.int64)[None, :]
+    made = took[:, None] & (value[:, None] >= b)
+    failed = value_hi[:, None] < b
+    lo = np.where(made, b, 0).max(axis=1)
+    hi = np.where(failed, b - 1, TOP).min(axis=1)
+    return lo, hi
+
+
+def empty_queries(n: int, seats: int) -> dict[str, np.ndarray]:
+    """The per-row query columns (``q_*``) of ``n`` rows with nothing asked (``q_trump`` -1)."""
+    return {"q_counts": np.zeros((n, seats, N_TYPES), dtype=np.uint8), "q_trump": np.full(n, -1, dtype=np.int8),
+            "q_bonus": np.zeros((n, seats), dtype=np.int32), "q_outside": np.zeros(n, dtype=np.int64),
+            "q_disc": np.zeros(n, dtype=np.int64)}
+
+
+def queries_of(keep: dict, n: int, seats: int) -> dict[str, np.ndarray]:
+    """The ``q_*`` columns of ``n`` rows from a back end's ``keep`` (:class:`binokel_sim.evaluation.dd.DD`)."""
+    q = empty_queries(n, seats)
+    rows = keep["rows"]
+    for col, key in (("q_counts", "counts"), ("q_trump", "trump"), ("q_bonus", "bonus"), ("q_outside", "outside"),
+                     ("q_disc", "disc")):
+        q[col][rows] = keep[key]
+    return q
+
+
+def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets, workers: int | None = 1,
+           points=None) -> None:
+    """Decide every threshold row at ``bids`` too (in place): a row is asked only the bids inside its
+    cell (the others its earlier answers decide). ``targets``: the threshold back end
+    (:func:`binokel_sim.evaluation.dd.threshold_points`); ``points``: an exact one instead (a stand-in)."""
+    from binokel_sim.evaluation.dd import first_leader, points_targets
+    from binokel_sim.runner import Chunk, run_chunks
+    from binokel_sim.scoring import round_points, side_mask
+
+    b = np.asarray(sorted(bids), dtype=np.int64)
+    inside = (parts["cell_lo"][:, None] < b[None, :]) & (b[None, :] <= parts["cell_hi"][:, None])
+    rows = np.nonzero(~parts["exact"] & (parts["q_trump"] >= 0) & inside.any(axis=1))[0]
+    if rows.size == 0:
+        return
+    tg = points_targets(rules, parts["q_outside"][rows], parts["q_disc"][rows], b)
+    first = tg[np.arange(rows.size), inside[rows].argmax(axis=1)]
+    tg = np.where(inside[rows], tg, first[:, None])  # a bid the cell decides is not asked again
+    lead = np.full(rows.size, first_leader(rules, seat, 0), dtype=np.int8)
+    side = np.full(rows.size, side_mask(rules, seat), dtype=np.uint8)
+    args = (parts["q_counts"][rows], parts["q_trump"][rows], lead, side, parts["q_bonus"][rows],
+            int(rules.play.last_trick))
+
+    def ask(c: Chunk) -> tuple[np.ndarray, np.ndarray]:
+        a = tuple(x[c.start:c.stop] if isinstance(x, np.ndarray) else x for x in args)
+        if points is not None:
+            p = np.asarray(points(*a), dtype=np.int64)
+            return p, p
+        return targets(*a, tg[c.start:c.stop])
+
+    got = run_chunks(ask, [Chunk(i, s, min(s + 25, rows.size)) for i, s in enumerate(range(0, rows.size, 25))],
+                     workers=workers)
+    lo = np.concatenate([g[0] for g in got]).astype(np.int64)
+    hi = np.concatenate([g[1] for g in got]).astype(np.int64)
+    out, dp = parts["q_outside"][rows], parts["q_disc"][rows]
+    value = np.maximum(parts["value"][rows], out + round_points(dp + lo, rules))
+    took = parts["took"][rows] | (lo > 0)
+    value_hi = np.minimum(parts["value_hi"][rows], out + round_points(dp + hi, rules))
+    parts["value"][rows], parts["took"][rows], parts["value_hi"][rows] = value, took, value_hi
+    parts["result"][rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
+
+
+def merge(chunks: list[dict[str, np.ndarray]], blocks) -> dict[str, np.ndarray]:
+    """Rows of ``chunks`` in sample order, with each row's cell of the bids its block was decided at
+    (``blocks``: ``(start, stop, bids)``; an exact row's cell follows from its value the same way)."""
+    order = np.argsort(np.concatenate([c["index"] for c in chunks]), kind="stable")
+    parts = {k: np.concatenate([c[k] for c in chunks])[order] for k in chunks[0] if k not in DERIVED}
+    parts["cell_lo"] = np.zeros(order.size, dtype=np.int64)
+    parts["cell_hi"] = np.zeros(order.size, dtype=np.int64)
+    parts["open"] = parts["value"] < parts["value_hi"]
+    trump = is_trump(parts["code"])
+    for b0, b1, bids in blocks:
+        sel = (parts["index"] >= b0) & (parts["index"] < b1)
+        b = np.asarray(sorted(bids), dtype=np.int64)
+        v, hi, took = parts["value"][sel], parts["value_hi"][sel], parts["took"][sel]
+        parts["cell_lo"][sel], parts["cell_hi"][sel] = cells(b, v, hi, took)
+        # A budget cut: a bid neither proven made nor failed (an exact row: any interval left).
+        undecided = (~(took[:, None] & (v[:, None] >= b)) & (hi[:, None] >= b)).any(axis=1)
+        parts["open"][sel] = trump[sel] & np.where(parts["exact"][sel], v < hi, undecided)
+    return parts
+
+
+def proxy_parts(parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``parts`` with each trump row's total replaced by the policy's estimate clipped into its cell."""
+    trump = is_trump(parts["code"])
+    subj = parts["subjective"].astype(np.float64).mean(axis=1)
+    v = np.clip(np.rint(subj).astype(np.int64), parts["cell_lo"], parts["cell_hi"])
+    # A made bid of B proves a trick; below every bid of B the policy's own view decides.
+    took = (parts["cell_lo"] > 0) | (parts["subjective_took"].mean(axis=1) >= 0.5)
+    out = dict(parts)
+    out["value"] = np.where(trump, v, parts["value"])
+    out["took"] = np.where(trump, took, parts["took"])
+    out["result"] = np.where(trump, v, parts["result"])
+    return out
+
+
+def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Difference estimate and its standard error per column: ``x`` [N, k] proxies on every row,
+    ``y`` [M, k] true values on the rows ``exact`` (bool[N]); see the module docstring."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n, m = x.shape[0], int(exact.sum())
+    f = m / n
+    xe, xr = x[exact], x[~exact]
+    t = x.mean(axis=0) + (y - xe).mean(axis=0)
+    z = y - (1 - f) * xe
+    var = z.var(axis=0, ddof=1) / m if m > 1 else np.full(x.shape[1], np.nan)
+    if n - m > 1:
+        var = var + (1 - f) ** 2 * xr.var(axis=0, ddof=1) / (n - m)
+    return t, np.sqrt(var)
+
+
+def decreasing(p: np.ndarray) -> np.ndarray:
+    """The non-increasing sequence closest to ``p`` in least squares (pool adjacent violators).
+
+    >>> decreasing(np.array([0.9, 0.7, 0.75, 0.2])).round(3).tolist()
+    [0.9, 0.725, 0.725, 0.2]
+    """
+    blocks: list[list[float]] = []  # [mean, weight]
+    for v in np.asarray(p, dtype=np.float64):
+        blocks.append([float(v), 1.0])
+        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
+            (a, wa), (b, wb) = blocks[-2], blocks.pop()
+            blocks[-1] = [(a * wa + b * wb) / (wa + wb), wa + wb]
+    return np.concatenate([np.full(int(w), m) for m, w in blocks]) if blocks else np.asarray(p, dtype=np.float64)
+
+
+def _rows(parts: dict[str, np.ndarray], sel: np.ndarray) -> dict[str, np.ndarray]:
+    return {k: v[sel] for k, v in parts.items()}
+
+
+def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, np.ndarray]:
+    """The columns of :func:`binokel_sim.evaluation.ladder.ladder_columns`, by :func:`two_phase`,
+    plus ``n_exact`` (the exactly solved samples behind each correction)."""
+    exact = parts["exact"]
+    px = proxy_parts(parts)
+    if bids is None:
+        ok = is_trump(px["code"]) & px["took"]
+        top = int(max(px["value"][ok].max(initial=0), parts["value"][exact & ok].max(initial=0)))
+        step = rules.bidding.bid_step
+        bids = bid_ladder(rules, max(-(-top // step) * step + step, rules.bidding.min_bid))
+    bids = np.sort(np.asarray(bids, dtype=np.int64))
+    n, m = exact.shape[0], int(exact.sum())
+    xs = outcomes(rules, px, bids)
+    ys = outcomes(rules, _rows(parts, exact), bids)
+    (p, p_se), (sc, sc_se), (ps, ps_se), (pd_, _) = (two_phase(a, b, exact) for a, b in zip(xs, ys))
+    # Every row's "made" falls with the bid, the corrected mean need not: the closest falling ladder.
+    p = decreasing(np.clip(p, 0.0, 1.0))
+    ps = np.clip(ps, 0.0, 1.0)
+    lo, hi = wilson_from_se(p, p_se, n)
+    return {
+        "bid": np.asarray(bids), "n": np.full(len(bids), n),
+        "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
+        "expected_score": sc, "expected_score_se": sc_se, "p_surrender": ps, "p_surrender_se": ps_se,
+        "p_made_dd": decreasing(np.clip(pd_, 0.0, 1.0)), "n_exact": np.full(len(bids), m),
+    }
+
+
+def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray) -> tuple[float, float]:
+    t, se = two_phase(x[:, None], y[:, None], exact)
+    return float(t[0]), float(se[0])
+
+
+def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+    """What :func:`binokel_sim.evaluation.ladder.summarise` gives, from threshold rows and exact ones
+    (merged by :func:`merge`).
+
+    Tapp value and totals: the proxy of the total with the Tapp is :func:`proxy_parts`' one; of
+    the total with the Tapp laid away unseen, the Tapp's card points (they go to the discards).
+    """
+    import pandas as pd
+
+    exact = parts["exact"]
+    cols = ladder(rules, parts)
+    bids = pd.DataFrame(cols)
+    px = proxy_parts(parts)
+    ye = _rows(parts, exact)
+    x_with = px["result"].astype(np.float64)
+    x_base = parts["tapp_points"].astype(np.float64)
+    n = exact.shape[0]
+    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
+    lo, hi = wilson(shares * n, n)
+    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
+                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
+    return dict(
+        bids=bids, **decisions(rules, bids, confidence),
+        tapp_value=_figure(x_with - x_base, (ye["result"] - ye["base_result"]).astype(np.float64), exact),
+        total_with_tapp=_figure(x_with, ye["result"].astype(np.float64), exact),
+        total_tapp_unseen=_figure(x_base, ye["base_result"].astype(np.float64), exact),
+        contracts=contracts, p_durch=mean_se(parts["durch"]), n_exact=int(exact.sum()),
+        unresolved=float(parts["open"].mean()),
+    )

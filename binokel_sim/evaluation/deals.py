@@ -1,0 +1,182 @@
+"""Sampled deals of one hand: the exchange, the double-dummy values and the no-Tapp baseline.
+
+The layer under :func:`binokel_sim.evaluation.hand.evaluate_hand`, the corpus builder and the
+studies: :func:`play_deals` takes dealt hands and returns per-deal arrays (the settings in
+:class:`EvalSettings`; :func:`resolve_settings` makes it the one object that decides).
+
+>>> resolve_settings(None, "heuristic").exact_every
+50
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim import streams
+from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
+from binokel_sim.dealing.dealer import seat_slices
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation import EXACT_EVERY
+from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.exchange.candidates import check_policy
+from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
+from binokel_sim.rng import derive_key
+from binokel_sim.rules import Rules
+from binokel_sim.scoring import special_score
+
+#: Streams (:mod:`binokel_sim.streams`): outer deals, the soloist's inner deals, the baseline's.
+STREAM_DEALS, STREAM_INNER, STREAM_BASE = (streams.stream(s) for s in ("eval_deals", "eval_inner", "eval_base"))
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """How the evaluation samples and decides (all part of the provenance)."""
+
+    policy: str = "sampled"
+    #: sampled policy: inner deals per candidate, trump candidates played, cheap discards kept per trump.
+    inner: int = 4
+    top_k: int = 3
+    per_trump: int = 2
+    #: Durch candidates with at most this many cheap-stage losers are solved double-dummy.
+    durch_max_losers: int = 1
+    #: Inner deals for the no-Tapp baseline's contract choice (made once per hand).
+    base_inner: int = 16
+    chunk_size: int = 25
+    #: Sample ``i`` is solved exactly (with its no-Tapp baseline) when ``i % exact_every == 0``; the others
+    #: only at the deciding bids (:mod:`binokel_sim.evaluation.checked`). 1: every sample exactly.
+    exact_every: int = EXACT_EVERY
+    #: Node budget per solve (None: none below 48 cards, :data:`DEFAULT_BUDGET_NODES` from 48 cards).
+    solve_budget: int | None = None
+
+    def check(self) -> "EvalSettings":
+        check_policy(self.policy)
+        if self.solve_budget is not None and self.solve_budget < 1:
+            raise InputError(f"solve-budget: must be at least 1 node, got {self.solve_budget}")
+        for name in ("inner", "top_k", "per_trump", "base_inner", "chunk_size", "exact_every"):
+            if getattr(self, name) < 1:
+                raise InputError(f"{name.replace('_', '-')}: must be at least 1, got {getattr(self, name)}")
+        return self
+
+
+def deal_counts(rows: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """(hands uint8[n, seats, 24], tapp uint8[n, 24]) of deal rows."""
+    sl = seat_slices(rules)
+    n = rows.shape[0]
+    hands = np.zeros((n, rules.n_seats, N_TYPES), dtype=np.uint8)
+    for s in range(rules.n_seats):
+        np.add.at(hands[:, s, :], (np.arange(n)[:, None], rows[:, sl[s]]), 1)
+    tapp = np.zeros((n, N_TYPES), dtype=np.uint8)
+    np.add.at(tapp, (np.arange(n)[:, None], rows[:, sl[-1]]), 1)
+    return hands, tapp
+
+
+def inner_deals(rules: Rules, key, views: np.ndarray, pools: np.ndarray, seat: int, m: int) -> np.ndarray:
+    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
+    others = np.array([s for s in range(rules.n_seats) if s != seat], dtype=np.int64)
+    out = np.zeros((pools.shape[0], m, rules.n_seats, N_TYPES), dtype=np.uint8)
+    inner_hands(key[0], key[1], np.asarray(views, dtype=np.int64), np.ascontiguousarray(pools, dtype=np.uint8), deck,
+                np.int64(m), others, np.int64(rules.layout.hand_size), out)
+    return out
+
+
+def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: EvalSettings, views: np.ndarray,
+                     inner: int, dd: DD | None) -> tuple[np.ndarray, np.ndarray]:
+    """(contract code, cheap measure) per hand when the Tapp goes to the discards unseen.
+
+    The choice depends on the hand alone (the Tapp is never seen); the sampled policy
+    plays it out on ``inner`` deals of the cards outside the hand (view numbers ``views``).
+    """
+    h = np.ascontiguousarray(mine, dtype=np.uint8)
+    cs = build_candidates(rules, h, np.zeros_like(h), st.policy, tapp_unseen=True)
+    deals = None
+    if st.policy == "sampled":
+        deals = inner_deals(rules, derive_key(seed, *STREAM_BASE), views, h, seat, inner)
+    ch = choose(rules, seat, cs, st.policy, deals, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    rows = np.arange(h.shape[0])
+    return cs.code[rows, ch.index], cs.measure[rows, ch.index]
+
+
+def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:
+    # Durch / Bettel rows are solved by the solver's queries: value 1 = made.
+    return ~is_trump(code) & (value > 0)
+
+
+def _result(rules: Rules, code: np.ndarray, value: np.ndarray, made: np.ndarray) -> np.ndarray:
+    """Deal result for the Tapp value: the total of a trump contract, the score of a special."""
+    out = value.astype(np.int64).copy()
+    for c, kind in ((DURCH_CODE, "durch"), (BETTEL_CODE, "bettel")):
+        sel = code == c
+        out[sel] = np.where(made[sel], special_score(rules, kind, True), special_score(rules, kind, False))
+    return out
+
+
+def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, seed: int, st: EvalSettings,
+               views: np.ndarray, base: tuple[np.ndarray, np.ndarray] | None = None,
+               dd: DD | None = None, baseline: bool = True, durch_check: bool = True) -> dict[str, np.ndarray]:
+    """Exchange, double-dummy play and baseline for deals numbered ``views`` (``hands`` uint8[n, seats, 24]).
+
+    ``seat`` is the soloist. ``base``: the no-Tapp contract per deal (code, measure);
+    None: chosen per deal from its hand (:func:`baseline_choices`, ``st.inner`` deals).
+    Returns per-deal arrays: ``value``/``took`` (total and a trick; 1/0 for specials),
+    ``code`` (contract), ``special_made``, ``subjective*`` (the soloist's own estimate),
+    ``result``/``base_result`` (for the Tapp value; ``baseline=False`` skips that solve
+    and leaves ``base_result`` equal to ``result``), ``durch`` (a makeable Durch; all False
+    with ``durch_check=False``).
+    """
+    n = hands.shape[0]
+    mine = np.ascontiguousarray(hands[:, seat, :])
+    if base is None and baseline:
+        base = baseline_choices(rules, mine, seat, seed, st, views, st.inner, dd)
+    cs = build_candidates(rules, mine, tapp, st.policy, per_trump=st.per_trump)
+    inner = None
+    if st.policy == "sampled":
+        inner = inner_deals(rules, derive_key(seed, *STREAM_INNER), views, cs.pool, seat, st.inner)
+    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    rows = np.arange(n)
+    kept = cs.kept[rows, ch.index]
+    code = cs.code[rows, ch.index]
+    disc_pts = cs.disc_points[rows, ch.index]
+    value, took = solve_rows(rules, seat, kept, code, disc_pts, hands, dd)
+    made_special = _special_made(code, value)
+    result = _result(rules, code, value, made_special)
+    base_result = result
+    if baseline:
+        assert base is not None  # chosen above when not given
+        # The baseline: hand as dealt, Tapp laid away unseen, the hand-only contract.
+        base_value, _ = solve_rows(rules, seat, mine, base[0], tapp.astype(np.int64) @ CARD_POINTS, hands, dd)
+        base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
+    # A makeable Durch: the best Durch exchange, solved where the cheap stage leaves a chance.
+    durch = np.zeros(n, dtype=bool)
+    dcol = np.nonzero(cs.code[0] == DURCH_CODE)[0]
+    if dcol.size and durch_check:
+        j = int(dcol[0])
+        try_ = np.nonzero(cs.measure[:, j] <= st.durch_max_losers)[0]
+        if try_.size:
+            dv, _ = solve_rows(rules, seat, cs.kept[try_, j], cs.code[try_, j], cs.disc_points[try_, j], hands[try_],
+                               dd)
+            durch[try_] = dv > 0
+    return dict(
+        value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
+        subjective_took=ch.subjective_took, discard_points=disc_pts,
+        result=result, base_result=base_result, durch=durch, kept=kept,
+        base_code=base[0] if baseline and base is not None else code, base_value=base_value if baseline else value,
+    )
+
+
+def resolve_settings(settings: EvalSettings | None, policy: str | None) -> EvalSettings:
+    """The one settings object: ``settings`` (or the defaults) with ``policy`` when given; a
+    ``policy`` that contradicts ``settings.policy`` is an :class:`InputError`, never an override.
+
+    >>> resolve_settings(EvalSettings(policy="melds"), None).policy
+    'melds'
+    >>> resolve_settings(None, "heuristic").policy
+    'heuristic'
+    """
+    if settings is None:
+        return EvalSettings(policy=check_policy(policy or EvalSettings.policy)).check()
+    if policy is not None and policy != settings.policy:
+        raise InputError(f"policy: {policy!r} contradicts settings.policy {settings.policy!r} (give one of them)")
+    return settings.check()

@@ -1,0 +1,69 @@
+"""The exchange one hand + Tapp gets under an exchange policy, and the soloist's own estimate of it.
+
+>>> ch = choose_exchange("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", policy="melds")
+>>> ch.announce()
+'trump E, discard GA HA HA SA'
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.contracts import CONTRACT_NAMES, is_trump
+from binokel_sim.evaluation.dd import DD
+from binokel_sim.evaluation.deals import STREAM_INNER, EvalSettings, inner_deals, resolve_settings
+from binokel_sim.exchange.candidates import Candidate, pool_of
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
+from binokel_sim.rng import derive_key
+from binokel_sim.rules import Rules, as_rules
+from binokel_sim.scoring import special_score
+
+
+@dataclass(frozen=True)
+class ExchangeChoice:
+    """The exchange a policy makes for one hand + Tapp, and the soloist's own estimate of its result."""
+
+    candidate: Candidate
+    estimate: float
+    estimate_se: float
+    n: int
+
+    def announce(self) -> str:
+        return self.candidate.announce()
+
+
+def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standard", *, policy: str | None = None,
+                    seat: int = 0,
+                    seed: int = 1, settings: EvalSettings | None = None, dd: DD | None = None) -> ExchangeChoice:
+    """Discard and contract for ``hand`` + ``tapp`` by ``policy`` (the announced contract included).
+
+    ``estimate``: for ``sampled`` the mean double-dummy total (a special: its score) over
+    ``settings.inner`` deals of the unseen cards (n = inner, with its standard error);
+    else the heuristic value (n = 1).
+
+    >>> ch = choose_exchange("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", policy="melds")
+    >>> ch.announce(), ch.estimate > 1544
+    ('trump E, discard GA HA HA SA', True)
+    """
+    rules = as_rules(rules)
+    st = resolve_settings(settings, policy)
+    h, t = pool_of(hand, tapp, rules)
+    cs = build_candidates(rules, h[None], t[None], st.policy, per_trump=st.per_trump)
+    inner = None
+    if st.policy == "sampled":
+        inner = inner_deals(rules, derive_key(seed, *STREAM_INNER), np.zeros(1, np.int64), cs.pool, seat, st.inner)
+    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    j = int(ch.index[0])
+    code = int(cs.code[0, j])
+    est = ch.subjective[0].astype(np.float64)
+    contract = "trump" if is_trump(code) else CONTRACT_NAMES[code]
+    if not is_trump(code):
+        # A special is worth its score: made (value) or failed (-failure factor x value).
+        est = (np.array([cs.cheap[0, j]]) if st.policy != "sampled"
+               else np.where(est > 0, special_score(rules, contract, True), special_score(rules, contract, False)))
+    se = float(est.std(ddof=1) / np.sqrt(est.size)) if est.size > 1 else float("nan")
+    cand = candidate_at(rules, cs, 0, j, float(est.mean()))
+    return ExchangeChoice(candidate=cand, estimate=float(est.mean()), estimate_se=se, n=int(est.size))
