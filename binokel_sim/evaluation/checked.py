@@ -39,11 +39,11 @@ from typing import Any
 import numpy as np
 
 from binokel_sim.cards import N_TYPES
-from binokel_sim.contracts import CONTRACT_NAMES, is_trump
-from binokel_sim.evaluation.ladder import decisions, mean_se, outcomes
+from binokel_sim.contracts import is_trump
+from binokel_sim.evaluation.ladder import contract_shares, decisions, mean_se, outcomes
 from binokel_sim.rules import Rules, load_rules  # noqa: F401  (load_rules: the doctest)
 from binokel_sim.scoring import bid_ladder
-from binokel_sim.stats import wilson, wilson_from_se
+from binokel_sim.stats import wilson_from_se
 
 #: Samples per block: the deciding bids and the early-stopping test are renewed after each block.
 BLOCK = 100
@@ -257,16 +257,11 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     ye = _rows(parts, exact)
     x_with = px["result"].astype(np.float64)
     x_base = parts["tapp_points"].astype(np.float64)
-    n = exact.shape[0]
-    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
-    lo, hi = wilson(shares * n, n)
-    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
-                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
     return dict(
         bids=bids, **decisions(rules, bids, confidence),
         tapp_value=_figure(x_with - x_base, (ye["result"] - ye["base_result"]).astype(np.float64), exact),
         total_with_tapp=_figure(x_with, ye["result"].astype(np.float64), exact),
         total_tapp_unseen=_figure(x_base, ye["base_result"].astype(np.float64), exact),
-        contracts=contracts, p_durch=mean_se(parts["durch"]), n_exact=int(exact.sum()),
+        contracts=contract_shares(parts["code"]), p_durch=mean_se(parts["durch"]), n_exact=int(exact.sum()),
         unresolved=float(parts["open"].mean()),
     )

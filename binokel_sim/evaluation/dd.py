@@ -104,24 +104,13 @@ class Record:
 def bounded_points(budget_nodes: int, counter: list[int] | None = None) -> Bounds:
     """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
     so a row's answer does not depend on the rows before it); ``counter[0]`` adds up the search nodes."""
-    from binokel_sim.play.solver import Position, Solver as SolverAPI
+    from binokel_sim.play.solver import Solver as SolverAPI
 
     solver = SolverAPI()
 
     def run(counts, trump, leader, side, bonus, last):
-        n = counts.shape[0]
-        lo = np.zeros(n, dtype=np.int64)
-        hi = np.zeros(n, dtype=np.int64)
-        for i in range(n):
-            seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
-            pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
-                           seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
-            solver.reset()
-            r = solver.bounds(pos, budget_nodes=budget_nodes)
-            lo[i], hi[i] = r.lo, r.hi
-            if counter is not None:
-                counter[0] += int(r.nodes)
-        return lo, hi
+        return _intervals(solver, lambda pos, i: solver.bounds(pos, budget_nodes=budget_nodes), counter,
+                          counts, trump, leader, side, bonus, last)
 
     return run
 
@@ -131,7 +120,7 @@ def threshold_points(budget_nodes: int | None = None, counter: list[int] | None 
     row's answer depends on nothing else); ``counter[0]`` adds up the search nodes (single-threaded use)."""
     import threading
 
-    from binokel_sim.play.solver import Position, Solver as SolverAPI
+    from binokel_sim.play.solver import Solver as SolverAPI
 
     local = threading.local()
 
@@ -139,21 +128,30 @@ def threshold_points(budget_nodes: int | None = None, counter: list[int] | None 
         solver = getattr(local, "solver", None)
         if solver is None:
             solver = local.solver = SolverAPI()
-        n = counts.shape[0]
-        lo = np.zeros(n, dtype=np.int64)
-        hi = np.zeros(n, dtype=np.int64)
-        for i in range(n):
-            seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
-            pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
-                           seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
-            solver.reset()
-            r = solver.thresholds(pos, [int(t) for t in thresholds[i]], budget_nodes=budget_nodes)
-            lo[i], hi[i] = r.lo, r.hi
-            if counter is not None:
-                counter[0] += int(r.nodes)
-        return lo, hi
+        return _intervals(solver, lambda pos, i: solver.thresholds(pos, [int(t) for t in thresholds[i]],
+                                                                   budget_nodes=budget_nodes),
+                          counter, counts, trump, leader, side, bonus, last)
 
     return run
+
+
+def _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) per row: ``ask(position, row)`` on ``solver``, reset before each row."""
+    from binokel_sim.play.solver import Position
+
+    n = counts.shape[0]
+    lo = np.zeros(n, dtype=np.int64)
+    hi = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
+        pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
+                       seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
+        solver.reset()
+        r = ask(pos, i)
+        lo[i], hi[i] = r.lo, r.hi
+        if counter is not None:
+            counter[0] += int(r.nodes)
+    return lo, hi
 
 
 def points_targets(rules: Rules, outside: np.ndarray, disc_points: np.ndarray, bids) -> np.ndarray:

@@ -163,20 +163,25 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
     """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
     P(Durch) from merged parts."""
-    import pandas as pd
 
     bids = bid_table(rules, parts)
-    n = parts["code"].shape[0]
-    shares = np.array([(parts["code"] == c).mean() for c in range(len(CONTRACT_NAMES))])
-    lo, hi = wilson(shares * n, n)
-    contracts = pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
-                              "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
     return dict(
         bids=bids, **decisions(rules, bids, confidence),
         tapp_value=mean_se(parts["result"] - parts["base_result"]),
         total_with_tapp=mean_se(parts["result"]), total_tapp_unseen=mean_se(parts["base_result"]),
-        contracts=contracts, p_durch=mean_se(parts["durch"]),
+        contracts=contract_shares(parts["code"]), p_durch=mean_se(parts["durch"]),
     )
+
+
+def contract_shares(code: np.ndarray) -> pd.DataFrame:
+    """Share of each contract among the deals, with n, standard error and 95 % Wilson interval."""
+    import pandas as pd
+
+    n = code.shape[0]
+    shares = np.array([(code == c).mean() for c in range(len(CONTRACT_NAMES))])
+    lo, hi = wilson(shares * n, n)
+    return pd.DataFrame({"contract": CONTRACT_NAMES, "n": n, "share": shares,
+                         "share_se": np.sqrt(shares * (1 - shares) / n), "share_lo": lo, "share_hi": hi})
 
 
 def safe_bid_se(bids: pd.DataFrame, safe: int | None) -> float:
