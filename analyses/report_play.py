@@ -42,14 +42,9 @@ def play_study(rules: Rules, b: Budget, seed: int, scale: Scale, fresh: bool = F
 def corpus_label(src: dict) -> str:
     """The corpus a study read: a shipped one as ``data/corpus/<name> (shipped)`` (no machine path in a report
     that is shared), another by its path; 'none' if it read none."""
-    from binokel_sim.corpus.reader import shipped_root
+    from binokel_sim.corpus.reader import shipped_label
 
-    if not src.get("from_corpus"):
-        return "none"
-    path, root = os.path.abspath(src["corpus"]), shipped_root()
-    if root is not None and os.path.dirname(path) == os.path.abspath(root):
-        return f"data/corpus/{os.path.basename(path)} (shipped)"
-    return os.fspath(src["corpus"])
+    return shipped_label(src["corpus"]) if src.get("from_corpus") else "none"
 
 
 def source_line(src: dict) -> str:

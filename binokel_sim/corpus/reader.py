@@ -106,6 +106,16 @@ def shipped_root() -> Path | None:
         return None
 
 
+def shipped_label(path: str | os.PathLike[str]) -> str:
+    """``data/corpus/NAME (shipped)`` for a shipped corpus, else the path as given: no machine's folder in a
+    file that is committed or shared."""
+    root = shipped_root()
+    full = os.path.abspath(path)
+    if root is not None and os.path.dirname(full) == os.path.abspath(root):
+        return f"data/corpus/{os.path.basename(full)} (shipped)"
+    return os.fspath(path)
+
+
 def find_corpus(rules: Rules | str, seed: int | None = None, policy: str | None = None) -> Path | None:
     """A shipped corpus built with ``rules`` (by content hash; and ``seed`` / ``policy`` if given), else None."""
     root = shipped_root()
