@@ -140,6 +140,17 @@ def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
     parts["result"][rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
 
 
+def widen(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, workers: int | None = 1,
+          points=None):
+    """``blocks`` (``(start, stop, bids)``) all decided at ``bids`` too: the samples are asked what their cells
+    leave open (:func:`refine`, in place). The same list when every block holds ``bids`` already."""
+    new = set(bids)
+    if all(new <= bs for _, _, bs in blocks):
+        return blocks
+    refine(rules, seat, parts, new, targets, workers, points)
+    return [(x0, x1, bs | new) for x0, x1, bs in blocks]
+
+
 def merge(chunks: list[dict[str, np.ndarray]], blocks) -> dict[str, np.ndarray]:
     """Rows of ``chunks`` in sample order, with each row's cell of the bids its block was decided at
     (``blocks``: ``(start, stop, bids)``; an exact row's cell follows from its value the same way)."""

@@ -276,15 +276,12 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
         args = (c, tr, leader, side, bonus, int(rules.play.last_trick))
         if dd.at_bids is not None and dd.keep is not None:
             dd.keep.update(rows=trump_rows, counts=c, trump=tr, bonus=bonus, outside=value[trump_rows].copy(), disc=dp)
-        if dd.at_bids is not None and (dd.targets is not None or solver is None):
-            tg = points_targets(rules, value[trump_rows], dp, dd.at_bids)
-            lo_hi = dd.targets(*args, tg) if dd.targets is not None else dd.bounds(*args)  # type: ignore[misc]
+        at_bids = dd.at_bids if dd.targets is not None else None
+        if at_bids is not None or solver is None:
+            assert dd.targets is not None or dd.bounds is not None
+            lo_hi = (dd.targets(*args, points_targets(rules, value[trump_rows], dp, at_bids))  # type: ignore[misc]
+                     if at_bids is not None else dd.bounds(*args))  # type: ignore[misc]
             pts, pts_hi = (np.asarray(x, dtype=np.int64) for x in lo_hi)
-            value_hi = value.copy()
-            value_hi[trump_rows] += round_points(dp + pts_hi, rules)
-        elif solver is None:
-            assert dd.bounds is not None
-            pts, pts_hi = (np.asarray(x, dtype=np.int64) for x in dd.bounds(*args))
             value_hi = value.copy()
             # Rounding is monotone, so the rounded bounds bound the rounded total.
             value_hi[trump_rows] += round_points(dp + pts_hi, rules)

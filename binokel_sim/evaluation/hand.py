@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, format_cards
+from binokel_sim.cards import CARD_POINTS, cards_of, format_cards
 from binokel_sim.contracts import CONTRACT_NAMES
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError, check_count
@@ -57,7 +57,7 @@ def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: Eva
     samples decided at these bids; the parts gain ``index``, ``exact``, ``value_hi``, ``tapp_points``
     and the ``q_*`` columns (what was asked, to ask more later).
     """
-    pre = {seat: [c for c in range(N_TYPES) for _ in range(int(hand[c]))], **(predealt or {})}
+    pre = {seat: cards_of(hand), **(predealt or {})}
     dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
     hands, tapp = deal_counts(dealer.deal(chunk.size, start=chunk.start), rules)
     n = chunk.size
@@ -227,15 +227,11 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
         bar.close()
     n = parts["code"].shape[0]
     return HandEvaluation(
-        hand=format_cards([c for c in range(N_TYPES) for _ in range(int(counts[c]))]), seat=seat, rules=rules,
+        hand=format_cards(cards_of(counts)), seat=seat, rules=rules,
         seed=seed, settings=st, confidence=confidence, n=n, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
         seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se,
         deciding_bids=bids_asked, **summary,
     )
-
-
-def _cards(counts: np.ndarray) -> list[int]:
-    return [c for c in range(N_TYPES) for _ in range(int(counts[c]))]
 
 
 def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> bool:
@@ -276,11 +272,12 @@ def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, 
     from binokel_sim.evaluation.instant import load_instant
 
     model = load_instant(rules)
-    at = checked.pilot_bids(rules, None if model is None else model.advise(_cards(counts), rules, seat,
+    at = checked.pilot_bids(rules, None if model is None else model.advise(cards_of(counts), rules, seat,
                                                                            confidence, frame=False))
     blocks: list[tuple[int, int, set[int]]] = []
     done: list[dict[str, np.ndarray]] = []
-    targets = dd.targets if dd is not None and dd.targets is not None else _targets(_budget(rules, st))
+    widen = partial(checked.widen, rules, seat, targets=dd.targets if dd is not None and dd.targets is not None
+                    else _targets(_budget(rules, st)), workers=workers, points=None if dd is None else dd.points)
     for b0 in range(0, samples, checked.BLOCK):
         b1 = min(b0 + checked.BLOCK, samples)
         # The exact samples run as tasks of their own, first: a one-core task each, the longest ones.
@@ -297,19 +294,17 @@ def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, 
         if _stop(se, summary, b1, checked_se=True) or b1 == samples:
             break
         at = checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"])
-        if any(not set(at) <= bs for _, _, bs in blocks):
-            # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
-            # at the safe bid exact on every sample): earlier ones are asked the new bids their cells leave open.
-            checked.refine(rules, seat, parts, at, targets, workers, None if dd is None else dd.points)
-            blocks = [(x0, x1, bs | set(at)) for x0, x1, bs in blocks]
-            done = [parts]
+        # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
+        # at the safe bid exact on every sample).
+        widened = widen(parts, blocks, at)
+        if widened is not blocks:
+            blocks, done = widened, [parts]
     for _ in range(REFINE_ROUNDS):
-        final = set(checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"]))
-        if all(final <= bs for _, _, bs in blocks):
-            break
         # The last block can move the deciding bids: they are asked everywhere too.
-        checked.refine(rules, seat, parts, final, targets, workers, None if dd is None else dd.points)
-        blocks = [(x0, x1, bs | final) for x0, x1, bs in blocks]
+        widened = widen(parts, blocks, checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"]))
+        if widened is blocks:
+            break
+        blocks = widened
         parts = checked.merge([parts], blocks)
         summary = checked.summarise(rules, parts, confidence)
     asked = [[x0, x1, *sorted(bs)] for x0, x1, bs in blocks]
