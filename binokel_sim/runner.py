@@ -79,14 +79,16 @@ class _Progress:
     def __init__(self, enabled: bool, total: int, desc: str):
         self.bar = None
         self.lock = threading.Lock()
+        self.done = 0  # items reported finished, with or without a bar
         if enabled:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, desc=desc, unit="it", unit_scale=True, leave=False)
 
     def update(self, n: int) -> None:
-        if self.bar is not None:
-            with self.lock:
+        with self.lock:
+            self.done += n
+            if self.bar is not None:
                 self.bar.update(n)
 
     def close(self) -> None:

@@ -43,7 +43,20 @@ from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_col
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import as_counts
 from binokel_sim.rules import Rules, as_rules
-from binokel_sim.runner import Chunk, Scale, _Progress, chunk_ranges, run_chunks
+from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress, chunk_ranges, run_chunks
+
+
+class EvaluationInterrupted(Interrupted):
+    """Ctrl-C during a hand evaluation: nothing is kept (it takes no checkpoint), so the message says so.
+
+    >>> str(EvaluationInterrupted(200, 1000))[:56]
+    'interrupted after 200 of 1000 samples: a hand evaluation'
+    """
+
+    def __init__(self, done: int, total: int):
+        Exception.__init__(self, f"interrupted after {done} of {total} samples: a hand evaluation keeps nothing"
+                                 " (it is not resumable); ask fewer --samples, or stop early with --se")
+        self.done, self.total, self.checkpoint = done, total, None
 
 
 def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
@@ -223,6 +236,8 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     try:
         parts, summary, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
                                          scale.workers, bar)
+    except Interrupted:
+        raise EvaluationInterrupted(bar.done, samples) from None
     finally:
         bar.close()
     n = parts["code"].shape[0]
