@@ -32,7 +32,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from binokel_sim import streams
+from binokel_sim import censored, streams
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.dd import DD
 from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
@@ -66,10 +66,13 @@ def _column(d: pd.DataFrame, f: str) -> np.ndarray:
     return d[f].to_numpy(np.float64)
 
 
-def _xy(df: pd.DataFrame, features) -> tuple[np.ndarray, np.ndarray]:
+def _xy(df: pd.DataFrame, features) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(design matrix, lower, upper bound of the total): the bounds are equal where the total is
+    exact; a budgeted study's open deals carry their proven interval (``value`` .. ``value_hi``)."""
     d = df[is_trump(df["code"].to_numpy())]
     x = np.column_stack([np.ones(len(d))] + [_column(d, f) for f in features])
-    return x, d["value"].to_numpy(np.float64)
+    lo = d["value"].to_numpy(np.float64)
+    return x, lo, (d["value_hi"].to_numpy(np.float64) if "value_hi" in d else lo)
 
 
 def _r2(y: np.ndarray, pred: np.ndarray) -> float:
@@ -79,10 +82,17 @@ def _r2(y: np.ndarray, pred: np.ndarray) -> float:
 def fit(rules: Rules, train: pd.DataFrame, test: pd.DataFrame, features=FORMULA_FEATURES,
         provenance: dict | None = None) -> tuple[Formula, dict]:
     """Least squares on ``train``; R^2 and RMSE in and out of sample (R^2 with a 95 % bootstrap
-    interval over the test deals); sd = test RMSE."""
-    x, y = _xy(train, features)
+    interval over the test deals); sd = test RMSE.
+
+    Where totals are open intervals (48-card corpora within a node budget), the maximum-likelihood
+    fit of the same normal model with each open total integrated over its interval
+    (:mod:`binokel_sim.censored`), and R^2 / RMSE estimated the same way (``"censored"`` in the
+    stats counts the open deals of each side)."""
+    x, y, y_hi = _xy(train, features)
+    xt, yt, yt_hi = _xy(test, features)
+    if (y < y_hi).any() or (yt < yt_hi).any():
+        return _fit_censored(rules, (x, y, y_hi), (xt, yt, yt_hi), features, provenance)
     beta, *_ = np.linalg.lstsq(x, y, rcond=None)
-    xt, yt = _xy(test, features)
     pred, pred_t = x @ beta, xt @ beta
     stats = {
         "n_train": int(len(y)), "n_test": int(len(yt)), "r2_train": _r2(y, pred), "r2_test": _r2(yt, pred_t),
@@ -90,6 +100,25 @@ def fit(rules: Rules, train: pd.DataFrame, test: pd.DataFrame, features=FORMULA_
         "rmse_test": float(np.sqrt(((yt - pred_t) ** 2).mean())),
     }
     stats["r2_test_lo"], stats["r2_test_hi"] = r2_bootstrap(yt, pred_t)
+    return _formula(rules, beta, features, stats, provenance)
+
+
+def _fit_censored(rules: Rules, train: tuple, test: tuple, features, provenance: dict | None) -> tuple[Formula, dict]:
+    (x, lo, hi), (xt, lot, hit) = train, test
+    beta, _ = censored.fit(x, lo, hi)
+    r2_train, rmse_train = censored.r2(lo, hi, x @ beta)
+    r2_test, rmse_test = censored.r2(lot, hit, xt @ beta)
+    stats = {"n_train": int(len(lo)), "n_test": int(len(lot)), "r2_train": r2_train, "r2_test": r2_test,
+             "rmse_train": rmse_train, "rmse_test": rmse_test,
+             "censored": {"train": int((lo < hi).sum()), "test": int((lot < hit).sum()),
+                          "mean_width": float(np.concatenate([hi - lo, hit - lot])[
+                              np.concatenate([lo < hi, lot < hit])].mean()),
+                          "method": "interval-censored normal regression (maximum likelihood, EM)"}}
+    stats["r2_test_lo"], stats["r2_test_hi"] = censored.r2_bootstrap(lot, hit, xt @ beta)
+    return _formula(rules, beta, features, stats, provenance)
+
+
+def _formula(rules: Rules, beta: np.ndarray, features, stats: dict, provenance: dict | None) -> tuple[Formula, dict]:
     f = Formula(rules=rules.name, intercept=float(beta[0]), coef={k: float(b) for k, b in zip(features, beta[1:])},
                 sd=stats["rmse_test"], provenance={**(provenance or {}), **stats})
     return f, stats
@@ -137,6 +166,7 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
                            solve_budget=solve_budget)
         src = {"source": "fresh", "n": n, "from_corpus": 0, "fresh": n}
     train, test = split(rows)
+    solve_budget = solve_budget if solve_budget is not None else src.get("solve_budget")
     budget = f" --solve-budget {solve_budget}n" if solve_budget is not None else ""
     prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals": int(src["n"]),
             "split": f"test deals: deal index mod {TEST_EVERY} = {TEST_EVERY - 1}", "stream": list(STREAM_STUDY),

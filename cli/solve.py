@@ -4,6 +4,7 @@
     binokel solve --batch positions.jsonl --json
     binokel solve --hands ... --trump H --grid 10 --lo 100 --hi 200   # only the 10-point interval
     binokel solve --hands ... --trump H --budget 5s                    # an interval within 5 seconds
+    binokel solve --hands ... --trump H --targets 100,120              # at least 100? at least 120?
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ def _text(result: dict[str, Any]) -> str:
         lines = [f"solo side points: {result['lo']}..{result['hi']} (not exact)"]
     if "reaches_target" in result:
         lines.append(f"reaches target:   {'yes' if result['reaches_target'] else 'no'}")
+    if "reaches" in result:
+        words = {True: "yes", False: "no", None: "open (budget spent)"}
+        lines.append("reaches:          " + ", ".join(f"{t} {words[v]}" for t, v in result["reaches"].items()))
     if "card_values" in result:
         lines.append("card values:      " + "  ".join(f"{c} {v}" for c, v in result["card_values"].items()))
     for k in ("durch", "bettel"):
@@ -42,10 +46,20 @@ def _text(result: dict[str, Any]) -> str:
 
 
 _BATCH_KEYS = {"hands", "trump", "leader", "solo", "teams", "trick", "target", "cards", "durch", "bettel",
-               "need_trick", "query", "step", "lo", "hi", "budget_nodes", "budget_seconds"}
-_QUERY_KEYS = ("query", "step", "lo", "hi", "budget_nodes", "budget_seconds")
+               "need_trick", "query", "step", "lo", "hi", "budget_nodes", "budget_seconds", "targets"}
+_QUERY_KEYS = ("query", "step", "lo", "hi", "budget_nodes", "budget_seconds", "targets")
 _OPTIONS = {"query": "--query", "target": "--target", "step": "--grid", "lo": "--lo", "hi": "--hi",
-            "budget_nodes": "--budget", "budget_seconds": "--budget"}
+            "budget_nodes": "--budget", "budget_seconds": "--budget", "targets": "--targets"}
+
+
+def _targets(text: str | None) -> list[int] | None:
+    """``"150,160,170"`` -> [150, 160, 170]."""
+    if text is None:
+        return None
+    try:
+        return [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise InputError(f"--targets: expected integers separated by commas, got {text!r}") from None
 
 
 def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
@@ -111,12 +125,14 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
 @click.option("--lo", type=int, default=None, help="With --grid: lowest grid point (default 0).")
 @click.option("--hi", type=int, default=None, help="With --grid: grid points above HI are not searched.")
 @click.option("--budget", default=None, help="An interval within a budget: seconds (5s) or nodes (200000n).")
+@click.option("--targets", "targets_text", default=None,
+              help="Decide 'at least T points?' for each T, e.g. 150,160,170 (the thresholds query).")
 @rules_option
 @json_option
 @out_option("Write one row per position solved to FILE.csv, .parquet or .json.")
 @quiet_option
 def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, cards, durch, bettel, batch, query,
-              step, lo, hi, budget, rules, as_json, out, quiet) -> None:
+              step, lo, hi, budget, targets_text, rules, as_json, out, quiet) -> None:
     """Exact double-dummy play: points the soloist's side can guarantee, and more.
 
     With --batch and --json, one JSON object per line (in the order of the file).
@@ -132,7 +148,8 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
                                           ("--batch", batch is not None), ("--need-trick", need_trick),
                                           ("--query", query is not None), ("--grid", step is not None),
                                           ("--lo", lo is not None), ("--hi", hi is not None),
-                                          ("--budget", budget is not None)) if given]
+                                          ("--budget", budget is not None),
+                                          ("--targets", targets_text is not None)) if given]
         if extra:
             raise InputError(f"{extra[0]}: not for two-hand; it offers the exact endgame value with --hands, --trump, "
                              "--leader, --trick, --solo, --target and --cards")
@@ -159,17 +176,19 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
     if durch and bettel:
         raise InputError("give --durch or --bettel, not both")
     budget_nodes, budget_seconds = parse_budget(budget) if budget is not None else (None, None)
+    targets = _targets(targets_text)
     if query is None:
-        query = "grid" if step is not None or lo is not None or hi is not None else "bounds" if budget else "exact"
+        query = ("thresholds" if targets is not None else "grid" if step is not None or lo is not None or hi is not None
+                 else "bounds" if budget else "exact")
     try:
-        check_query(query, target, step, lo, hi, budget_nodes, budget_seconds)
+        check_query(query, target, step, lo, hi, budget_nodes, budget_seconds, targets)
     except InputError as exc:  # name the option the user typed, not the library's field
         field, _, rest = str(exc).partition(": ")
         raise InputError(f"{_OPTIONS.get(field, field)}: {rest}") from None
     pos = build_position(rules, hands, trump, leader, solo, teams, trick, durch, bettel)
     result = solve_position(pos, target=target, cards=cards, durch=durch, bettel=bettel, need_trick=need_trick,
                             query=query, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes,
-                            budget_seconds=budget_seconds)
+                            budget_seconds=budget_seconds, targets=targets)
     if out is not None:
         write_table(pd.DataFrame([result]), out)
     if as_json:

@@ -48,7 +48,7 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
     if out is not None:
         terms = {"intercept": f.intercept, **f.coef}
         write_table(pd.DataFrame({"term": list(terms), "coefficient": list(terms.values()), "sd": f.sd,
-                                  **{k: v for k, v in stats.items()}}), out)
+                                  **{k: v for k, v in stats.items() if not isinstance(v, dict)}}), out)
     if as_json:
         echo_json({"formula": formula_dict(f), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
                    **({"models": table.to_dict(orient="records")} if table is not None else {})})
@@ -60,6 +60,11 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
                f"({f.provenance['split']})" + (" (stored)" if write else ""))
     click.echo(f"intercept {f.intercept:.1f}; " + ", ".join(f"{k} {v:+.2f}" for k, v in f.coef.items()))
     click.echo(f"R^2 train {stats['r2_train']:.3f}; {f.verdict()}; residual sd {f.sd:.1f} (test deals)")
+    if "censored" in stats:
+        c = stats["censored"]
+        click.echo(f"open totals (not resolved within the solve budget): {c['train']} training and {c['test']} test "
+                   f"deals, mean interval {c['mean_width']:.0f} points; fitted as {c['method']}, R^2 and sd "
+                   "estimated the same way")
     if f.usable():
         click.echo(f.rule_of_thumb())
     if table is not None:

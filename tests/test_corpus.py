@@ -233,6 +233,11 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
     for col in ("value", "value_hi", "result", "result_hi", "base_result", "base_result_hi", "tapp_value_lo",
                 "tapp_value_hi", "exact", "melds_tapp_value"):
         assert read[col].tolist() == fresh[col].tolist(), col
+    # No budget asked for: the corpus's own is taken, for the deals beyond it too.
+    more, src = study_rows("standard-48", 4, seed=2, corpus=tmp_path)
+    assert src["solve_budget"] == budget and (src["from_corpus"], src["fresh"]) == (3, 1)
+    last = study_deals("standard-48", 4, seed=2, scale=Scale(workers=1), solve_budget=budget, start=3)
+    assert more["value_hi"].tolist()[3:] == last["value_hi"].tolist()
     # Another budget is another corpus: named, it is refused; extending keeps the budget.
     with pytest.raises(InputError, match="solve_budget"):
         study_rows("standard-48", None, seed=2, corpus=tmp_path, solve_budget=2 * budget)

@@ -102,6 +102,8 @@ def test_query_options(capsys):
     code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--json")
     r = json.loads(out)
     assert (r["solo_points"], r["lo"], r["hi"], r["exact"]) == (34, 34, 34, True)
+    code, out, _ = run(capsys, "--hands", HANDS, "--trump", "none", "--targets", "20,34,35,60")
+    assert code == 0 and "reaches:          20 yes, 34 yes, 35 no, 60 no" in out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -111,6 +113,9 @@ def test_query_options(capsys):
     (["--budget", "soon"], "budget: expected seconds"),
     (["--query", "at_least"], "--target: the at_least query needs a target"),
     (["--grid", "10", "--budget", "5s"], "--budget: not a field of the grid query"),
+    (["--targets", "100,x"], "--targets: expected integers separated by commas"),
+    (["--query", "thresholds"], "--targets: the thresholds query needs a list of integers"),
+    (["--targets", "30", "--budget", "5s"], "--budget: not a field of the thresholds query"),
 ])
 def test_query_option_errors(capsys, args, message):
     code, out, err = run(capsys, "--hands", HANDS, "--trump", "none", *args)
@@ -120,8 +125,8 @@ def test_query_option_errors(capsys, args, message):
 def test_batch_queries_and_bad_line_keeps_results(tmp_path):
     pos = {"hands": [["EA", "EK"], ["E10", "EU"], ["EO", "GA"]], "trump": None, "leader": 0, "solo": 0}
     lines = [dict(pos, query="grid", step=10, lo=0, hi=100), dict(pos, query="at_least", target=30),
-             dict(pos, query="bounds", budget_nodes=1), dict(pos, query="exact"), dict(pos, query="grid", step=-5),
-             dict(pos)]
+             dict(pos, query="bounds", budget_nodes=1), dict(pos, query="exact"),
+             dict(pos, query="thresholds", targets=[10, 34, 35]), dict(pos, query="grid", step=-5), dict(pos)]
     f = tmp_path / "p.jsonl"
     f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     # a real process: its output is a pipe, so the results before the bad line must be flushed
@@ -129,8 +134,9 @@ def test_batch_queries_and_bad_line_keeps_results(tmp_path):
                            "--json"],
                           capture_output=True, text=True, timeout=600)
     rows = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert proc.returncode == 2 and len(rows) == 4
-    assert proc.stderr.count("\n") == 1 and "line 5: step: must be positive" in proc.stderr
+    assert proc.returncode == 2 and len(rows) == 5
+    assert proc.stderr.count("\n") == 1 and "line 6: step: must be positive" in proc.stderr
+    assert rows[4]["reaches"] == {"10": True, "34": True, "35": False} and rows[4]["lo"] >= 34 > rows[4]["hi"] - 1
     assert rows[0]["lo"] <= 34 <= rows[0]["hi"] < rows[0]["lo"] + 10
     assert rows[1]["reaches_target"] is True and rows[1]["lo"] >= 30
     assert rows[2]["lo"] <= 34 <= rows[2]["hi"] and rows[3]["solo_points"] == 34 and rows[3]["exact"] is True
@@ -142,6 +148,9 @@ def test_batch_queries_and_bad_line_keeps_results(tmp_path):
     ({"query": "bounds", "budget_seconds": 0}, "line 1: budget_seconds: must be positive"),
     ({"query": "bounds", "budget_nodes": -3}, "line 1: budget_nodes: must be positive"),
     ({"query": "grid", "lo": 9, "hi": 1}, "line 1: lo: 9 is above hi 1"),
+    ({"query": "thresholds", "targets": []}, "line 1: targets: the thresholds query needs at least one target"),
+    ({"query": "thresholds", "targets": [10, 1.5]}, "line 1: targets: expected an integer, got 1.5"),
+    ({"query": "thresholds", "targets": [10], "step": 5}, "line 1: step: not a field of the thresholds query"),
 ])
 def test_batch_bad_query_fields(tmp_path, capsys, bad, message):
     f = tmp_path / "p.jsonl"

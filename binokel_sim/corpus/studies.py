@@ -89,6 +89,10 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     c = None
     if folder is not None:
         c = load_corpus(folder, rules, skip_bad=True, below=deals)
+        if solve_budget is None and c.manifest.get("solve_budget") is not None:
+            # No budget asked for: the corpus's own budget is the answer (the provenance says which),
+            # and deals beyond it are solved with the same budget, so every row means the same.
+            solve_budget = int(c.manifest["solve_budget"])
         budget = _budget(rules, solve_budget)
         for key, want in (("seed", seed), ("policy", policy), ("solve_budget", budget)):
             if c.manifest.get(key) != want and corpus is None:  # a shipped corpus of another budget: solve afresh
@@ -108,6 +112,9 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
                                  solve_budget=solve_budget, chunk_size=chunk_size, baseline=baseline))
     df = pd.concat(parts, ignore_index=True)
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
+    budget = _budget(rules, solve_budget)
+    if budget is not None:
+        prov["solve_budget"] = int(budget)
     if c is not None:
         prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
                      "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})

@@ -24,7 +24,7 @@ import numpy as np
 from binokel_sim.cards import format_card
 from binokel_sim.play.legal import legal_in_trick, mask_cards
 from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
-from binokel_sim.play.solver.queries import Deadline, _int, Result, Run, check_query, run_bounds, run_grid, run_targets
+from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid, run_targets
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
 from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
@@ -183,8 +183,7 @@ class Solver:
         >>> r.lo >= 30, r.hi < 40
         (True, True)
         """
-        for t in targets:
-            _int("target", t)
+        check_query("thresholds", targets=targets, budget_nodes=budget_nodes)
         limit = budget_nodes or 0
         run = self._run(self._points_args(pos, limit=limit), limit)
         with Deadline(self._stats, S_ABORT, None) as clock:
@@ -206,12 +205,15 @@ class Solver:
 
     def query(self, pos: Position, query: str, **fields) -> Result:
         """Dispatch by name: ``"exact"``, ``"at_least"`` (``target``, ``need_trick``),
-        ``"grid"`` (``step``, ``lo``, ``hi``), ``"bounds"`` (``budget_nodes``, ``budget_seconds``)."""
+        ``"thresholds"`` (``targets``, ``budget_nodes``), ``"grid"`` (``step``, ``lo``, ``hi``),
+        ``"bounds"`` (``budget_nodes``, ``budget_seconds``)."""
         check_query(query, **{k: v for k, v in fields.items() if k != "need_trick"})
         if query == "exact":
             return self.exact(pos)
         if query == "at_least":
             return self.at_least(pos, fields["target"], bool(fields.get("need_trick")))
+        if query == "thresholds":
+            return self.thresholds(pos, fields["targets"], fields.get("budget_nodes"))
         if query == "grid":
             return self.grid(pos, fields.get("step") or 10, fields.get("lo"), fields.get("hi"))
         return self.bounds(pos, fields.get("budget_nodes"), fields.get("budget_seconds"))
@@ -257,14 +259,15 @@ def without_trump(pos: Position) -> Position:
 def solve(pos: Position, *, target: int | None = None, cards: bool = False, durch: bool = False,
           bettel: bool = False, need_trick: bool = False, solver: Solver | None = None, query: str | None = None,
           step: int | None = None, lo: int | None = None, hi: int | None = None, budget_nodes: int | None = None,
-          budget_seconds: float | None = None) -> dict[str, Any]:
+          budget_seconds: float | None = None, targets: list[int] | None = None) -> dict[str, Any]:
     """Run the CLI's queries on one position; returns the JSON-ready result.
 
     Keys: ``lo``, ``hi``, ``exact`` (the proven interval of the soloist's side's points),
     ``nodes`` (all queries), ``seconds``; ``solo_points`` when the value is known. ``query``
     (default ``"exact"``) picks what is asked: ``"exact"`` (then ``target`` adds
     ``reaches_target`` as a second query), ``"at_least"`` (``target``, ``need_trick``; gives
-    ``reaches_target``), ``"grid"`` (``step``, ``lo``, ``hi``) or ``"bounds"``
+    ``reaches_target``), ``"thresholds"`` (``targets``, ``budget_nodes``; gives ``reaches``:
+    target -> true, false or null where the budget left it open), ``"grid"`` (``step``, ``lo``, ``hi``) or ``"bounds"``
     (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
     ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
     position is played without trumps and the points are the soloist's side's points then.
@@ -273,7 +276,8 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     if durch or bettel:
         pos = without_trump(pos)
     query = query or "exact"
-    fields = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    fields = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                  targets=targets)
     check_query(query, **fields)
     t0 = time.perf_counter()
     out: dict[str, Any] = {}
@@ -284,6 +288,8 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     out.update(lo=r.lo, hi=r.hi, exact=r.exact)
     if query == "at_least":
         out["reaches_target"] = r.reached
+    elif query == "thresholds":
+        out["reaches"] = {str(t): (True if t <= r.lo else False if t > r.hi else None) for t in targets or ()}
     elif target is not None:
         out["reaches_target"] = s.reaches(pos, int(target), need_trick)
         nodes += s.nodes
@@ -299,4 +305,4 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     out["nodes"] = nodes
     out["seconds"] = round(time.perf_counter() - t0, 6)
     return {k: out[k] for k in ("solo_points", "lo", "hi", "exact", "nodes", "seconds", "reaches_target",
-                                "card_values", "durch", "bettel") if k in out}
+                                "reaches", "card_values", "durch", "bettel") if k in out}

@@ -76,7 +76,8 @@ def _int(name: str, v) -> int:
     return v
 
 
-def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nodes=None, budget_seconds=None) -> None:
+def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nodes=None, budget_seconds=None,
+                targets=None) -> None:
     """Validate a query's fields once; raises :class:`InputError` naming the field.
 
     >>> check_query("grid", step=0)
@@ -86,7 +87,8 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
     """
     if query not in QUERIES:
         raise InputError(f"query: unknown query {query!r} (choose {', '.join(QUERIES)})")
-    given = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    given = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                 targets=targets)
     for name, v in given.items():
         if v is not None and name not in FIELDS[query]:
             raise InputError(f"{name}: not a field of the {query} query (it takes {', '.join(FIELDS[query])})")
@@ -94,6 +96,13 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
         raise InputError("target: the at_least query needs a target")
     if target is not None:
         _int("target", target)
+    if query == "thresholds":
+        if targets is None or isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
+            raise InputError(f"targets: the thresholds query needs a list of integers, got {targets!r}")
+        if not list(targets):
+            raise InputError("targets: the thresholds query needs at least one target")
+        for t in targets:
+            _int("targets", t)
     if step is not None and _int("step", step) <= 0:
         raise InputError(f"step: must be positive, got {step}")
     if lo is not None and hi is not None and _int("lo", lo) > _int("hi", hi):
@@ -110,10 +119,10 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
             raise InputError(f"budget_seconds: must be positive, got {budget_seconds}")
 
 
-QUERIES = ("exact", "at_least", "grid", "bounds")
+QUERIES = ("exact", "at_least", "thresholds", "grid", "bounds")
 #: The fields each query takes (``target`` with ``exact``: a second, threshold query).
-FIELDS = {"exact": ("target",), "at_least": ("target",), "grid": ("step", "lo", "hi"),
-          "bounds": ("budget_nodes", "budget_seconds")}
+FIELDS = {"exact": ("target",), "at_least": ("target",), "thresholds": ("targets", "budget_nodes"),
+          "grid": ("step", "lo", "hi"), "bounds": ("budget_nodes", "budget_seconds")}
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
