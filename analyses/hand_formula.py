@@ -2,8 +2,8 @@
 
 The deals are study deals (:func:`binokel_sim.corpus.studies.study_rows`): read from a matching
 corpus where there is one (every deal it holds, unless ``--deals`` says otherwise), solved
-afresh otherwise. They are split by deal index: deal ``i`` is a test deal when
-``i % 4 == 3`` (:func:`split`), so a deal never changes sides as the corpus grows and
+afresh otherwise. They are split by deal index: every fourth round of deals (one per soloist
+seat) is a test round (:func:`split`), so a deal never changes sides as the corpus grows and
 the test error is out of sample. Writes the coefficients (with seed, rules, policy, n,
 R^2 and its interval, the source and the command) into
 ``binokel_sim/evaluation/formula_coefficients.json``::
@@ -46,7 +46,7 @@ from binokel_sim.runner import Scale
 FORMULA_FEATURES = ("melds", "aces", "tens", "trump_len")
 #: Test deals: a stream of their own (independent of the training deals; formula fits before the corpus).
 STREAM_TEST = streams.stream("formula_test")
-#: Deal ``i`` is a test deal when ``i % TEST_EVERY == TEST_EVERY - 1``.
+#: Every ``TEST_EVERY``-th round of deals is a test round (:func:`is_test`).
 TEST_EVERY = 4
 #: Richer linear models :func:`model_table` compares with the formula, out of sample.
 RICHER = {"five terms (the formula)": FORMULA_FEATURES,
@@ -124,19 +124,36 @@ def _formula(rules: Rules, beta: np.ndarray, features, stats: dict, provenance: 
     return f, stats
 
 
-def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(training, test) rows: deal ``i`` tests when ``i % TEST_EVERY == TEST_EVERY - 1``.
+def is_test(deals, seats: int) -> np.ndarray:
+    """Which deal numbers are test deals: whole rounds (deal ``i`` is in round ``i // seats``, the
+    soloist's seat ``i mod seats``), every :data:`TEST_EVERY`-th round, so every seat is tested
+    as often as it is fitted. (Testing every fourth deal tested only seat 3 at four players.)
 
-    >>> [len(p) for p in split(pd.DataFrame({"deal": range(10)}))]
-    [8, 2]
+    >>> is_test(range(12), 3).nonzero()[0].tolist()
+    [9, 10, 11]
     """
-    test = (df["deal"].to_numpy() % TEST_EVERY) == TEST_EVERY - 1
+    return (np.asarray(deals, dtype=np.int64) // seats) % TEST_EVERY == TEST_EVERY - 1
+
+
+def split_rule(seats: int) -> str:
+    """The split in words, as the provenance records it."""
+    return f"test deals: every {TEST_EVERY}th round of {seats} deals (deal index // {seats} mod {TEST_EVERY} = " \
+           f"{TEST_EVERY - 1})"
+
+
+def split(df: pd.DataFrame, seats: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training, test) rows by :func:`is_test`.
+
+    >>> [len(p) for p in split(pd.DataFrame({"deal": range(16)}), 4)]
+    [12, 4]
+    """
+    test = is_test(df["deal"].to_numpy(), seats)
     return df[~test], df[test]
 
 
 def model_table(rules: Rules, df: pd.DataFrame) -> pd.DataFrame:
     """Out-of-sample R² (95 % bootstrap interval) and residual sd of :data:`RICHER` on :func:`split` of ``df``."""
-    train, test = split(df)
+    train, test = split(df, rules.n_seats)
     rows = []
     for name, feats in RICHER.items():
         _, st = fit(rules, train, test, feats)
@@ -165,11 +182,11 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
         rows = study_deals(rules, n, seed, policy, dd=dd, stream=STREAM_STUDY, baseline=False, scale=scale,
                            solve_budget=solve_budget)
         src = {"source": "fresh", "n": n, "from_corpus": 0, "fresh": n}
-    train, test = split(rows)
+    train, test = split(rows, rules.n_seats)
     solve_budget = solve_budget if solve_budget is not None else src.get("solve_budget")
     budget = f" --solve-budget {solve_budget}n" if solve_budget is not None else ""
     prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals": int(src["n"]),
-            "split": f"test deals: deal index mod {TEST_EVERY} = {TEST_EVERY - 1}", "stream": list(STREAM_STUDY),
+            "split": split_rule(rules.n_seats), "stream": list(STREAM_STUDY),
             "source": {k: src[k] for k in ("source", "from_corpus", "fresh", "rules_hash", "corpus_deals") if k in src},
             "command": f"binokel fit formula --rules {rules.name} --deals {int(src['n'])} --seed {seed} "
                        f"--policy {policy}{budget} --write",

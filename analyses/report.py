@@ -229,19 +229,19 @@ def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study
     deals of the calibration stream are solved.
     """
     from binokel_sim.analyses import calibration
-    from binokel_sim.analyses.hand_formula import TEST_EVERY
+    from binokel_sim.analyses.hand_formula import is_test, split_rule
 
     fp = f.provenance
     fsrc = fp.get("source") or {}
     if (src.get("from_corpus") and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.get("rules_hash")
-            and fp.get("split") == f"test deals: deal index mod {TEST_EVERY} = {TEST_EVERY - 1}"):
+            and fp.get("split") == split_rule(rules.n_seats)):
         fitted = int(fsrc.get("corpus_deals", fp.get("deals", 0)))
         d = study["deal"].to_numpy()
-        sel = (d % TEST_EVERY == TEST_EVERY - 1) | (d >= fitted)
+        sel = is_test(d, rules.n_seats) | (d >= fitted)
         if sel.sum() >= 50:
             cal = study[sel].reset_index(drop=True)
-            return cal, (f"{len(cal):,} corpus deals the formula was not fitted on (its test deals, index mod "
-                         f"{TEST_EVERY} = {TEST_EVERY - 1}, and those beyond the {fitted:,} it saw)")
+            return cal, (f"{len(cal):,} corpus deals the formula was not fitted on (its test deals, "
+                         f"{split_rule(rules.n_seats)[len('test deals: '):]}, and those beyond the {fitted:,} it saw)")
     cal = study_frame(rules, b.calibration_deals, seed, scale, calibration.STREAM_CALIBRATION, False,
                       solve_budget=b.solve_budget)
     return cal, f"{len(cal)} deals of their own stream, solved for this report"

@@ -25,15 +25,14 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
     """
     from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import TRAIN_BELOW, fit_instant, held_out, save_instant
+    from binokel_sim.evaluation.instant import HELD_OUT_RULE, fit_instant, held_out, save_instant
 
     folder = corpus_dir or find_corpus(rules)
     if folder is None:
         raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
     c = load_corpus(folder, rules)
-    train = c.df[~held_out(c.df["deal"].to_numpy())]
-    deals = (f"{len(train)} of {c.n}: numbered below {TRAIN_BELOW} or even (the odd ones from {TRAIN_BELOW} on"
-             " are held out for calibration)")
+    train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
+    deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
     m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals})
     where = save_instant(m) if write else None
     if out is not None:

@@ -31,7 +31,8 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
 
     The deals come from a matching corpus where there is one (all it holds unless --deals
     says otherwise; --fresh solves them, --corpus names another), split by deal index:
-    deal i is a test deal when i mod 4 = 3, so the test error is out of sample.
+    every fourth round of deals (one deal per soloist seat) is a test round, so the test
+    error is out of sample and every seat is tested.
 
     \b
     Example:

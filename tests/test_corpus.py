@@ -253,10 +253,11 @@ def test_exact_corpus_records_no_budget(whole):
 def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole):
     from binokel_sim.analyses.hand_formula import fit, run, split
 
-    f, stats, train, test = run(PRESET, None, SEED, corpus=whole)
-    assert f.provenance["source"]["from_corpus"] == N and f.provenance["deals"] == N
-    assert sorted(test["deal"]) == [3, 7] and sorted(train["deal"]) == [0, 1, 2, 4, 5, 6]
-    fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", scale=Scale(workers=1), baseline=False)
-    g, st2 = fit(load_rules(PRESET), *split(fresh))
+    # Four rounds of four deals: the fourth round tests, one deal per soloist seat; the corpus holds the first N.
+    f, stats, train, test = run(PRESET, 16, SEED, corpus=whole)
+    assert f.provenance["source"]["from_corpus"] == N and f.provenance["deals"] == 16
+    assert sorted(test["deal"]) == [12, 13, 14, 15] and sorted(train["deal"]) == list(range(12))
+    fresh = study_deals(PRESET, 16, seed=SEED, policy="heuristic", scale=Scale(workers=1), baseline=False)
+    g, st2 = fit(load_rules(PRESET), *split(fresh, load_rules(PRESET).n_seats))
     assert (f.intercept, f.coef, f.sd) == (g.intercept, g.coef, g.sd)
     assert stats["r2_train"] == st2["r2_train"]

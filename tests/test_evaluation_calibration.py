@@ -38,11 +38,11 @@ def test_reliability_clusters_questions_of_one_deal():
 def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     rules = load_rules("standard")
     df = load_corpus(find_corpus(rules), rules).df
-    gone = df[held_out(df["deal"].to_numpy())]
+    gone = df[held_out(df["deal"].to_numpy(), 3)]
     assert (gone["deal"] >= TRAIN_BELOW).all() and (gone["deal"] % 2 == 1).all()
     prov = load_instant(rules).provenance
     # The committed model was fitted on exactly the deals not held out (of the corpus it saw): never on these.
-    assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]))).sum()) and "held out" in prov["deals"]
+    assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 3)).sum()) and "held out" in prov["deals"]
     t = instant_calibration(rules, questions="one", bins=5)
     assert t.attrs["n"] == t.attrs["deals"] == len(gone) and t["n"].sum() == len(gone)
     # The reference: the instant tier's own table for each deal's hand at its asked bid, and the deal's
@@ -75,3 +75,16 @@ def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
     assert rep["held_out"].startswith("the first 3 of") and rep["instant"]["n"] == 3
     t = checked_calibration("standard", deals=3, samples=4, seed=5)  # the toy back end: same numbers again
     assert t.attrs["brier"] == pytest.approx(rep["brier"])
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_held_out_deals_take_every_soloist_seat_half_the_time(seats):
+    d = np.arange(TRAIN_BELOW, TRAIN_BELOW + 40 * seats)
+    h = held_out(d, seats)
+    assert [h[d % seats == s].mean() for s in range(seats)] == [0.5] * seats
+    assert not held_out(np.arange(TRAIN_BELOW), seats).any()
+
+
+def test_the_four_solo_model_never_saw_its_held_out_deals():
+    prov = load_instant(load_rules("four-solo")).provenance
+    assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 4)).sum()) and "each soloist seat" in prov["deals"]

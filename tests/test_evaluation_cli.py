@@ -140,7 +140,7 @@ def test_fit_formula_and_calibrate_commands(capsys, toy_dd, tmp_path):
     f = rep["formula"]
     assert set(f["coef"]) == {"melds", "aces", "tens", "trump_len"} and f["provenance"]["deals"] == 24
     assert f["provenance"]["command"].startswith("binokel fit formula --rules standard --deals 24")
-    # Seed 5 matches no corpus: 24 fresh deals, split by deal index (6 test deals: i mod 4 = 3).
+    # Seed 5 matches no corpus: 24 fresh deals, split by deal index (6 test deals: round i // 3 mod 4 = 3).
     assert f["provenance"]["source"] == {"source": "fresh", "from_corpus": 0, "fresh": 24}
     assert 0 < f["provenance"]["n_train"] <= 18 and 0 < f["provenance"]["n_test"] <= 6
     table = pd.read_csv(tmp_path / "f.csv", comment="#")  # first line: the provenance

@@ -36,20 +36,28 @@ from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.rules import Rules
 
 MODEL_FILE = Path(__file__).with_name("instant_model.json")
-#: The model trains on the corpus deals numbered below this and the even-numbered ones above; the odd-numbered
-#: deals from here on are held out for calibration (``binokel calibrate``). Both sets grow with the corpus, and
-#: the first model (fitted on deals 0..499) never saw a held-out deal.
+#: The model trains on the corpus deals numbered below this and on every other deal of each soloist seat
+#: above; the others from here on are held out for calibration (``binokel calibrate``). Both sets grow with
+#: the corpus, and the first model (fitted on deals 0..499) never saw a held-out deal.
 TRAIN_BELOW = 500
+#: How :func:`held_out` picks, in words.
+HELD_OUT_RULE = (f"every other deal of each soloist seat from {TRAIN_BELOW} on (the odd-numbered ones at three "
+                 "seats; at four, seats 0 and 2 in odd rounds, 1 and 3 in even ones)")
 
 
-def held_out(deals) -> np.ndarray:
-    """Which corpus deal numbers are held out of the fit (see :data:`TRAIN_BELOW`).
+def held_out(deals, seats: int) -> np.ndarray:
+    """Which corpus deal numbers are held out of the fit: from :data:`TRAIN_BELOW` on, every other deal of
+    each soloist seat (deal ``d`` has the soloist ``d mod seats``). With an odd number of seats that is the
+    odd-numbered deals; with an even number, odd deals would hold out only seats 1 and 3, so the
+    alternation flips every round.
 
-    >>> held_out([0, 499, 500, 501, 1203]).tolist()
+    >>> held_out([0, 499, 500, 501, 1203], 3).tolist()
     [False, False, False, True, True]
+    >>> held_out(range(500, 508), 4).tolist()   # seats 0 1 2 3 0 1 2 3
+    [True, False, True, False, False, True, False, True]
     """
     d = np.asarray(deals, dtype=np.int64)
-    return (d >= TRAIN_BELOW) & (d % 2 == 1)
+    return (d >= TRAIN_BELOW) & ((d + (d // seats) * (seats + 1)) % 2 == 1)
 
 
 @dataclass(frozen=True)
