@@ -4,8 +4,17 @@ The 48-card corpora hold the soloist's double-dummy total as a proven interval w
 solver's budget ran out (widths of 70-180 points at four players). Fitting a line to the
 lower bounds, the midpoints or only the resolved deals would be biased; the maximum-likelihood
 fit of ``y = x @ beta + N(0, sigma^2)`` with each open value integrated over its interval is
-not, as long as where an interval ends tells nothing about ``y`` beyond the interval itself
-(the solver proves bounds on the value; the budget decides how far it gets).
+not, as long as where an interval ends tells nothing about ``y`` beyond the interval itself.
+
+How well that holds for the solver's intervals was measured where the exact values are known:
+4 000 ``four-solo`` corpus deals solved again within 100 000 nodes (92.5 % open, mean width
+118 points, close to the 48-card corpora's). Judged on the exact totals of the test deals, the
+five-term formula fitted on the exact totals has R² 0.127 (rmse 85.1, mean error -2); fitted here
+on the intervals, R² 0.088 (rmse 87.0) but 17 points low on average (midpoints: 0.083, 18 low;
+lower bounds: R² -0.60, 77 low). The exact value sits at 0.62 of its interval on average, not 0.5:
+a failed test above the value is cheap and a successful one below it dear, so the budget runs
+out on the lower side, and the bound's position says a little about the value after all. The
+censored fit's own R² estimate (0.139) and sd (77) are optimistic for the same reason.
 
 :func:`fit` runs EM (expectation-maximisation): replace each open ``y`` by its mean and variance
 under the current normal truncated to ``[lo, hi]``, refit least squares, repeat. With every
