@@ -42,7 +42,7 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     assert (gone["deal"] >= TRAIN_BELOW).all() and (gone["deal"] % 2 == 1).all()
     prov = load_instant(rules).provenance
     # The committed model was fitted on exactly the deals not held out (of the corpus it saw): never on these.
-    assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 3)).sum()) and "held out" in prov["deals"]
+    assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 3)).sum()) and "held-out" in prov["deals"]
     t = instant_calibration(rules, questions="one", bins=5)
     assert t.attrs["n"] == t.attrs["deals"] == len(gone) and t["n"].sum() == len(gone)
     # The reference: the instant tier's own table for each deal's hand at its asked bid, and the deal's
@@ -88,3 +88,18 @@ def test_held_out_deals_take_every_soloist_seat_half_the_time(seats):
 def test_the_four_solo_model_never_saw_its_held_out_deals():
     prov = load_instant(load_rules("four-solo")).provenance
     assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 4)).sum()) and "each soloist seat" in prov["deals"]
+
+
+@pytest.mark.parametrize("name", ["standard", "four-solo", "kreuz"])
+def test_residual_pools_split_the_training_deals_by_the_line_value(name):
+    from binokel_sim.evaluation.instant import RESIDUAL_POOLS
+
+    m = load_instant(load_rules(name))
+    sizes = [len(m.residuals_at(e - 1e-6)) for e in m.pool_edges] + [len(m.residuals_at(1e9))]
+    n = len(m.residuals)
+    # Equal pools, up to ties of the line value (the features are counts, so lines repeat).
+    assert len(sizes) == RESIDUAL_POOLS and sum(sizes) == n and all(abs(k - n / RESIDUAL_POOLS) < n / 500 for k in sizes)
+    # A hand's ladder rests on its own pool: n is that pool's size, not every training deal.
+    strong = "EA EA E10 EK EO EU GA G10 HA H10 SA S10".split()[: load_rules(name).layout.hand_size]
+    a = m.advise(" ".join(strong), load_rules(name))
+    assert a["n"] == sizes[-1] < len(m.residuals)
