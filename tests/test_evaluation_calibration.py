@@ -98,7 +98,8 @@ def test_residual_pools_split_the_training_deals_by_the_line_value(name):
     sizes = [len(m.residuals_at(e - 1e-6)) for e in m.pool_edges] + [len(m.residuals_at(1e9))]
     n = len(m.residuals)
     # Equal pools, up to ties of the line value (the features are counts, so lines repeat).
-    assert len(sizes) == RESIDUAL_POOLS and sum(sizes) == n and all(abs(k - n / RESIDUAL_POOLS) < n / 500 for k in sizes)
+    assert len(sizes) == RESIDUAL_POOLS and sum(sizes) == n
+    assert all(abs(k - n / RESIDUAL_POOLS) < n / 500 for k in sizes)
     # A hand's ladder rests on its own pool: n is that pool's size, not every training deal.
     strong = "EA EA E10 EK EO EU GA G10 HA H10 SA S10".split()[: load_rules(name).layout.hand_size]
     a = m.advise(" ".join(strong), load_rules(name))
