@@ -19,18 +19,10 @@ import numpy as np
 import pandas as pd
 
 from binokel_sim.evaluation.hand import bid_table
-from binokel_sim.evaluation.study import bounds_of, parts_of
+from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
 from binokel_sim.rules import Rules
 
 from .tapp_value import CLASSES, hand_class
-
-
-def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
-    """:func:`parts_of` with every deal at its upper bound: unresolved deals counted as made (exact rows: equal)."""
-    hi = bounds_of(g, "value")[1]
-    up = parts_of(g)
-    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
-    return up
 
 
 def levels_range(rules: Rules, g: pd.DataFrame, bids: np.ndarray | None = None) -> pd.DataFrame | None:

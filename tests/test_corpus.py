@@ -233,6 +233,13 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
     for col in ("value", "value_hi", "result", "result_hi", "base_result", "base_result_hi", "tapp_value_lo",
                 "tapp_value_hi", "exact", "melds_tapp_value"):
         assert read[col].tolist() == fresh[col].tolist(), col
+    # Headline figures are ranges: the study's bounds, open deals counted failed / made; Durch not checked.
+    h = headline(c)
+    trump = df["code"].to_numpy() < 4
+    assert h["soloist_total_hi"]["mean"] == pytest.approx(df["points_hi"].to_numpy()[trump].mean())
+    assert h["tapp_value"]["mean"] == pytest.approx(fresh["tapp_value_lo"].mean())
+    assert h["tapp_value_hi"]["mean"] == pytest.approx(fresh["tapp_value_hi"].mean())
+    assert h["durch_makeable"] is None and all(r["counted_made"]["p_make"] >= r["p_make"] for r in h["make"])
     # No budget asked for: the corpus's own is taken, for the deals beyond it too.
     more, src = study_rows("standard-48", 4, seed=2, corpus=tmp_path)
     assert src["solve_budget"] == budget and (src["from_corpus"], src["fresh"]) == (3, 1)

@@ -138,31 +138,59 @@ def _mse(x: np.ndarray) -> dict[str, float]:
     return {"mean": float(x.mean()) if x.size else float("nan"), "se": se, "n": int(x.size)}
 
 
+def _bounded(df: pd.DataFrame) -> pd.DataFrame:
+    """Corpus rows with the study's interval columns (``value_hi``, ``result_hi``, ``tapp_value_lo``/``_hi``)."""
+    g = df.copy()
+    up, base_up = (df[f"{p}points_hi"] - df[f"{p}points_lo"] for p in ("", "base_"))
+    g["value_hi"] = df["value"] + up
+    g["result_hi"] = df["result"] + up
+    g["tapp_value_lo"] = df["result"] - (df["base_result"] + base_up)
+    g["tapp_value_hi"] = g["result_hi"] - df["base_result"]
+    return g
+
+
+def _make_row(r, n: int) -> dict[str, Any]:
+    return {"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": n,
+            **dict(zip(("lo", "hi"), wilson(round(float(r.p_make) * n), n)))}
+
+
 def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]:
-    """n, mean soloist total (trump contracts), make rates per bid, Tapp value (paired), Durch rate, cost."""
+    """n, mean soloist total (trump contracts), make rates per bid, Tapp value (paired), Durch rate, cost.
+
+    In a corpus solved within a budget the open deals make every figure a range: the total and the
+    Tapp value get ``*_hi`` (the upper bounds' mean), each make rate ``counted_made`` (open deals
+    counted as made; ``p_make`` counts them failed), and the Durch rate is None (not checked)."""
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
 
     df = c.df
     if not len(df):
         return {"n": 0}
     rules = load_rules_of(c)
     trump = df["code"].to_numpy() < 4
-    t = bid_table(rules, parts_of(df), np.asarray(bids, dtype=np.int64))
+    b = np.asarray(bids, dtype=np.int64)
+    g = _bounded(df)
+    t = bid_table(rules, parts_of(g), b)
     exact = df["points_exact"].to_numpy(bool) & df["base_points_exact"].to_numpy(bool)
-    return {
+    make = [_make_row(r, len(df)) for r in t.itertuples()]
+    out: dict[str, Any] = {
         "n": len(df),
         "soloist_total": _mse(df["points_lo"].to_numpy()[trump]),
         "melds_kept": _mse(df["melds_kept"].to_numpy()[trump]),
-        "make": [{"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": int(r.n),
-                  **dict(zip(("lo", "hi"), wilson(round(float(r.p_make) * int(r.n)), int(r.n))))}
-                 for r in t.itertuples()],
-        "tapp_value": _mse(df["tapp_value"].to_numpy()),
+        "make": make,
+        "tapp_value": _mse(bounds_of(g, "tapp_value")[0]),
         "unresolved_fraction": float(1 - exact.mean()),
-        "durch_makeable": proportion(int(df["durch_makeable"].to_numpy(bool).sum()), len(df)),
+        "durch_makeable": (proportion(int(df["durch_makeable"].to_numpy(bool).sum()), len(df))
+                           if c.manifest.get("durch_check", True) else None),
         "cpu_seconds_per_deal": _mse(df["seconds"].to_numpy()),
         "nodes_per_deal": _mse(df["nodes"].to_numpy()),
     }
+    if not exact.all():
+        out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
+        out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
+        for row, r in zip(make, bid_table(rules, upper_parts(g), b).itertuples()):
+            row["counted_made"] = _make_row(r, len(df))
+    return out
 
 
 def load_rules_of(c: Corpus) -> Rules:
@@ -198,15 +226,31 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
     if not h.get("n"):
         return "\n".join(lines + ["  no deals yet"])
     pm = lambda d, f="{:.1f}": f"{f.format(d['mean'])} ± {f.format(d['se'])} (n {d['n']})"  # noqa: E731
-    lines += [f"  deals {h['n']}", f"  soloist total, trump contracts: {pm(h['soloist_total'])}",
+
+    def ranged(key: str) -> str:  # a mean, or lower .. upper bounds' means where deals are open
+        if f"{key}_hi" not in h:
+            return pm(h[key])
+        lo, hi = h[key], h[f"{key}_hi"]
+        return (f"{lo['mean']:.1f} .. {hi['mean']:.1f} (lower and upper bounds, ± {lo['se']:.1f} / "
+                f"{hi['se']:.1f}; n {lo['n']})")
+
+    durch = ("not checked (solved within a budget)" if h["durch_makeable"] is None
+             else _rate(h["durch_makeable"]))
+    lines += [f"  deals {h['n']}", f"  soloist total, trump contracts: {ranged('soloist_total')}",
               f"  melds kept, trump contracts:    {pm(h['melds_kept'])}",
-              f"  Tapp value (paired):            {pm(h['tapp_value'])}",
-              f"  Durch makeable:                 {_rate(h['durch_makeable'])}",
+              f"  Tapp value (paired):            {ranged('tapp_value')}",
+              f"  Durch makeable:                 {durch}",
               f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
               f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
               f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
-              "  P(make), melds kept counted:"]
-    lines += [f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}" for r in h["make"]]
+              "  P(make), melds kept counted" + (" (open deals counted as failed .. as made):"
+                                                 if "counted_made" in h["make"][0] else ":")]
+    for r in h["make"]:
+        line = f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}"
+        if "counted_made" in r:
+            up = r["counted_made"]
+            line += f" .. {_rate({**up, 'p': up['p_make']})}"
+        lines.append(line)
     if c.bad:
         lines.append(f"  left out (corrupt): {', '.join(c.bad)}")
     return "\n".join(lines)

@@ -126,6 +126,14 @@ def bounds_of(df: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
     return np.where(np.isnan(lo), x, lo), np.where(np.isnan(hi), x, hi)
 
 
+def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
+    """:func:`parts_of` with every deal at its upper bound: unresolved deals counted as made (exact rows: equal)."""
+    hi = bounds_of(g, "value")[1]
+    up = parts_of(g)
+    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
+    return up
+
+
 def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
                 stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True,
                 solve_budget: int | None = None) -> pd.DataFrame:
