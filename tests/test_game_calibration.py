@@ -53,3 +53,24 @@ def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
     assert len(pred) >= deals // 2 and np.isfinite(pred).all() and ((pred > 0) & (pred < 1)).all()
     se = math.sqrt((pred * (1 - pred)).sum()) / len(pred)
     assert abs(made.mean() - pred.mean()) <= 4 * se, (made.mean(), pred.mean(), se)
+
+
+@pytest.mark.parametrize("name,deals", [("four-solo-48", 16), ("kreuz-48", 16)])
+def test_predicted_p_make_lies_in_the_realised_range_at_48_cards(name, deals):
+    """Within 5 M nodes most 48-card deals stay open: the realised make rate is a range (open deals
+    counted as failed .. as made), and the formula's prediction must fall inside it, within 4 SE."""
+    rules = load_rules(name)
+    rows = Dealer(rules, 5, stream=streams.stream("game", 1)).deal(deals, start=0)
+    solver = Solver()
+    pred, lo, hi = [], [], []
+    for r in rows:
+        o = play_deal(rules, r, solver, budget_nodes=5_000_000)
+        if o.contract == "trump":
+            pred.append(o.predicted)
+            lo.append(o.made_lo)
+            hi.append(o.made_hi)
+    pred, lo, hi = np.array(pred), np.array(lo, dtype=float), np.array(hi, dtype=float)
+    assert len(pred) >= deals // 2 and np.isfinite(pred).all() and ((pred > 0) & (pred < 1)).all()
+    assert (lo <= hi).all() and hi.mean() > lo.mean()  # some deals are open: the range is real
+    se = math.sqrt((pred * (1 - pred)).sum()) / len(pred)
+    assert lo.mean() - 4 * se <= pred.mean() <= hi.mean() + 4 * se, (lo.mean(), pred.mean(), hi.mean(), se)
