@@ -167,7 +167,8 @@ def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, 
         from binokel_sim.analyses.hand_formula import fit
 
         half = len(study) // 2
-        f, _ = fit(rules, study.iloc[:half], study.iloc[half:], provenance={"seed": seed, "source": "report"})
+        f, _ = fit(rules, study.iloc[:half], study.iloc[half:],
+                   provenance={"seed": seed, "source": {"source": "report", "test_from_row": half}})
         s.text.append(f"No committed coefficients ({exc}); fitted here on {half} study deals, tested on "
                       f"{len(study) - half}.")
     if not f.usable():
@@ -225,14 +226,18 @@ def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study
     When ``f`` was fitted on the same corpus the play sections read (its provenance names the
     corpus's rules hash and the split by deal index), its out-of-sample deals are taken from
     ``study``: the test deals (:func:`binokel_sim.analyses.hand_formula.split`) and every deal
-    beyond those it was fitted on -- nothing is solved. Otherwise ``b.calibration_deals`` fresh
-    deals of the calibration stream are solved.
+    beyond those it was fitted on -- nothing is solved. A formula the report fitted itself on the
+    first half of ``study`` is calibrated on the second half (when it holds 50 deals or more).
+    Otherwise ``b.calibration_deals`` fresh deals of the calibration stream are solved.
     """
     from binokel_sim.analyses import calibration
     from binokel_sim.analyses.hand_formula import is_test, split_rule
 
     fp = f.provenance
-    fsrc = fp.get("source") or {}
+    fsrc = fp.get("source") if isinstance(fp.get("source"), dict) else {}
+    if fsrc.get("source") == "report" and len(study) - int(fsrc["test_from_row"]) >= 50:
+        cal = study.iloc[int(fsrc["test_from_row"]):].reset_index(drop=True)
+        return cal, f"{len(cal):,} of the study deals above, the half the formula was not fitted on"
     if (src.get("from_corpus") and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.get("rules_hash")
             and fp.get("split") == split_rule(rules.n_seats)):
         fitted = int(fsrc.get("corpus_deals", fp.get("deals", 0)))
@@ -277,11 +282,13 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
 
 def instant_calibration_table(rules: Rules, src: dict) -> pd.DataFrame | None:
     """The instant tier's reliability table on the held-out deals of the corpus the play sections read, or None
-    when they read none or no instant model is fitted for these rules."""
+    when they read none, it holds too few deals to hold any out (below 500), or no instant model is fitted."""
     from binokel_sim.analyses.calibration import instant_calibration
-    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.instant import held_out, load_instant
 
     if not src.get("from_corpus") or load_instant(rules) is None:
+        return None
+    if held_out(np.arange(int(src.get("corpus_deals", 0))), rules.n_seats).sum() < 2:
         return None
     return instant_calibration(rules, corpus=src["corpus"], questions="ladder")
 
