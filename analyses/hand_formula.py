@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,7 @@ from binokel_sim import censored, streams
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.dd import DD
 from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
-from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict, r2_bootstrap
+from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict, r2_bootstrap, r2_gain_interval
 from binokel_sim.output import write_json
 from binokel_sim.errors import check_count
 from binokel_sim.rules import Rules, as_rules
@@ -196,7 +197,33 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
     if "exact" in rows:
         prov["unresolved"] = int((~rows["exact"].fillna(True).astype(bool)).sum())
     f, stats = fit(rules, train, test, provenance=prov)
-    return f, stats, train, test
+    return (*richer_if_better(rules, f, stats, train, test, prov), train, test)
+
+
+def richer_if_better(rules: Rules, f: Formula, stats: dict, train: pd.DataFrame, test: pd.DataFrame,
+                     prov: dict) -> tuple[Formula, dict]:
+    """The seven-feature fit instead of the five terms where it predicts better out of sample: the 95 %
+    paired bootstrap interval of its R² gain on the test deals lies above 0 (then the five terms stay in
+    the provenance for the rule of thumb). Totals known exactly only (no censored comparison).
+
+    Measured on the 10 000-deal corpora: ``four-solo`` gains 0.038 [0.024, 0.053] (R² 0.138 -> 0.176),
+    ``kreuz`` 0.014 [0.007, 0.022]; on the 7 300 ``standard`` deals 0.001 [-0.009, 0.010] (the five
+    terms stay)."""
+    if "censored" in stats:
+        return f, stats
+    g, gst = fit(rules, train, test, RICHER["all seven features"], provenance=prov)
+    xt, yt, _ = _xy(test, FORMULA_FEATURES)
+    xr, _, _ = _xy(test, RICHER["all seven features"])
+    gain = r2_gain_interval(yt, xt @ _beta(f, FORMULA_FEATURES), xr @ _beta(g, RICHER["all seven features"]))
+    if not gain[1] > 0:  # NaN (too few test deals) keeps the five terms too
+        return replace(f, provenance={**f.provenance, "richer_gain": list(gain)}), {**stats, "richer_gain": list(gain)}
+    five = {"intercept": f.intercept, "coef": f.coef, "sd": f.sd, "r2_test": stats["r2_test"]}
+    extra = {"model": "all seven features", "richer_gain": list(gain), "five_terms": five}
+    return replace(g, provenance={**g.provenance, **extra}), {**gst, **extra}
+
+
+def _beta(f: Formula, features) -> np.ndarray:
+    return np.array([f.intercept] + [f.coef[k] for k in features])
 
 
 def save(f: Formula, path=COEFFICIENTS) -> None:

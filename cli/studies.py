@@ -49,7 +49,7 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
     if out is not None:
         terms = {"intercept": f.intercept, **f.coef}
         write_table(pd.DataFrame({"term": list(terms), "coefficient": list(terms.values()), "sd": f.sd,
-                                  **{k: v for k, v in stats.items() if not isinstance(v, dict)}}), out)
+                                  **{k: v for k, v in stats.items() if not isinstance(v, (dict, list, tuple))}}), out)
     if as_json:
         echo_json({"formula": formula_dict(f), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
                    **({"models": table.to_dict(orient="records")} if table is not None else {})})
@@ -61,6 +61,11 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
                f"({f.provenance['split']})" + (" (stored)" if write else ""))
     click.echo(f"intercept {f.intercept:.1f}; " + ", ".join(f"{k} {v:+.2f}" for k, v in f.coef.items()))
     click.echo(f"R^2 train {stats['r2_train']:.3f}; {f.verdict()}; residual sd {f.sd:.1f} (test deals)")
+    if "five_terms" in f.provenance:
+        g, lo, hi = f.provenance["richer_gain"]
+        click.echo(f"all seven features predict better than the five terms (R^2 {f.provenance['five_terms']['r2_test']:.3f}"
+                   f" -> {stats['r2_test']:.3f}, gain {g:.3f}, 95 % interval {lo:.3f} .. {hi:.3f}), so the formula "
+                   "uses them; the rule of thumb keeps the five terms")
     if "censored" in stats:
         c = stats["censored"]
         click.echo(f"open totals (not resolved within the solve budget): {c['train']} training and {c['test']} test "

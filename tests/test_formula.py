@@ -100,3 +100,21 @@ def test_a_formula_that_does_not_predict_is_not_printed():
     assert stats["r2_test_lo"] > 0.5 and good.usable()
     s, f = formula_section(load_rules("four-dealer-out"), synthetic_deals(80, 3, 20.0), 1, Scale(workers=1), None)
     assert f is not None and any(t.startswith("Rule of thumb") for t in s.text)
+
+
+def test_seven_features_replace_the_five_terms_only_where_they_predict_better():
+    from binokel_sim.analyses.hand_formula import richer_if_better
+
+    train, test = synthetic_deals(600, seed=5, noise=30.0), synthetic_deals(600, seed=6, noise=30.0)
+    f, st = fit(STD, train, test)
+    # The five terms are the true model: the seven do not beat them, the formula keeps five terms.
+    g, gst = richer_if_better(STD, f, st, train, test, {})
+    assert set(g.coef) == set(FORMULA_FEATURES) and gst["richer_gain"][1] <= 0 < gst["richer_gain"][2]
+    # The longest suit adds 15 points a card: the seven features win; the prose keeps the five terms.
+    for d in (train, test):
+        d["value"] += 15 * d["longest"]
+    f, st = fit(STD, train, test)
+    g, gst = richer_if_better(STD, f, st, train, test, {})
+    assert g.coef["longest"] == pytest.approx(15, abs=2) and gst["richer_gain"][1] > 0
+    assert g.rule_of_thumb() == f.rule_of_thumb() and "longest" not in g.provenance["five_terms"]["coef"]
+    assert g.provenance["five_terms"]["r2_test"] == st["r2_test"] < gst["r2_test"]
