@@ -63,9 +63,10 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
     click.echo(f"R^2 train {stats['r2_train']:.3f}; {f.verdict()}; residual sd {f.sd:.1f} (test deals)")
     if "five_terms" in f.provenance:
         g, lo, hi = f.provenance["richer_gain"]
-        click.echo(f"all seven features predict better than the five terms (R^2 {f.provenance['five_terms']['r2_test']:.3f}"
-                   f" -> {stats['r2_test']:.3f}, gain {g:.3f}, 95 % interval {lo:.3f} .. {hi:.3f}), so the formula "
-                   "uses them; the rule of thumb keeps the five terms")
+        r5 = f.provenance["five_terms"]["r2_test"]
+        click.echo(f"all seven features predict better than the five terms (R^2 {r5:.3f} -> {stats['r2_test']:.3f}, "
+                   f"gain {g:.3f}, 95 % interval {lo:.3f} .. {hi:.3f}), so the formula uses them; the rule of thumb "
+                   "keeps the five terms")
     if "censored" in stats:
         c = stats["censored"]
         click.echo(f"open totals (not resolved within the solve budget): {c['train']} training and {c['test']} test "
