@@ -79,7 +79,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
                  melds: pd.DataFrame | None = None) -> Section:
     """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
     double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`)."""
-    from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary
+    from binokel_sim.analyses.tapp_value import DD_AT_LOWER_BOUNDS, adjusted, by_class, chart, distribution, summary
 
     s = Section("tapp", "The Tapp's value")
     if src is not None:
@@ -104,7 +104,8 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     s.tables.append(("Tapp value by hand class", by_class(study)))
     if melds is not None and len(study) > 2 and exact:
         s.tables.append(sharp)
-    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}",
+                                          *(() if exact else (DD_AT_LOWER_BOUNDS,))),
                       "Tapp value per deal, melds only and double-dummy"))
     return s
 
@@ -125,7 +126,7 @@ def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None
 def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> Section:
     from binokel_sim.analyses.bid_levels import MIN_CELL, REPORT_CLASSES, class_table
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
 
     from binokel_sim.analyses import charts as ch
     s = Section("bids", "The bid ladder")
@@ -135,17 +136,25 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
                   "exchange by the heuristic optimiser; the soloist goes out where his own estimate says so).")
     edges, labels = REPORT_CLASSES["melds"]
     cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
+    lo_v, hi_v = bounds_of(study, "value")
+    ranged = bool((lo_v != hi_v).any())
     frames = []
     for label in [c for c in labels if (cls == c).any()]:
         g = study[cls == label]
         t = bid_table(rules, parts_of(g))
+        if ranged:  # the band reaches up to the rate with the unresolved deals counted made
+            t["p_make_hi"] = bid_table(rules, upper_parts(g), t["bid"].to_numpy())["p_make_hi"].to_numpy()
         frames.append(t.assign(melds=f"melds {label} (n={len(g)})"))
     ladder = pd.concat(frames, ignore_index=True)
     top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
     ladder = ladder[ladder["bid"] <= top]
-    s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", "P(make) by bid and hand class",
-                                                  ylabel="P(make)", interval=("p_make_lo", "p_make_hi")),
-                      "P(make) against bid by meld class, 95 % Wilson bands"))
+    title = "P(make) by bid and hand class" + ("\nline: open deals counted failed; band: up to counted made"
+                                               if ranged else "")
+    caption = ("P(make) against bid by meld class; the band runs from the 95 % Wilson low of the rate with the "
+               "unresolved deals counted failed to the high of the rate with them counted made" if ranged
+               else "P(make) against bid by meld class, 95 % Wilson bands")
+    s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", title, ylabel="P(make)",
+                                                  interval=("p_make_lo", "p_make_hi")), caption))
     table = class_table(rules, study)
     blank = int((table["n"] < MIN_CELL).sum())
     if blank:

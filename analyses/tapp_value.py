@@ -101,9 +101,14 @@ def _span(dist: pd.DataFrame, cols: list[str], tail: float = 0.005) -> tuple[flo
     return float(dist["from"].iloc[i]), float(dist["to"].iloc[j]), outside
 
 
-def chart(dist: pd.DataFrame, title: str):
+#: The double-dummy series' label where some totals are open (solved within a budget).
+DD_AT_LOWER_BOUNDS = "Tapp value (double-dummy, open totals at their lower bounds)"
+
+
+def chart(dist: pd.DataFrame, title: str, dd_label: str = "Tapp value (double-dummy)"):
     """Histogram of the Tapp value (matplotlib Figure); the x axis spans the bulk of the data
-    (the rarest 1 % outside it is counted in the legend)."""
+    (the rarest 1 % outside it is counted in the legend). ``dd_label``: the double-dummy series'
+    name (:data:`DD_AT_LOWER_BOUNDS` where deals are unresolved)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -113,7 +118,7 @@ def chart(dist: pd.DataFrame, title: str):
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
-    names = {"melds": "Tapp value (melds only)", "dd": "Tapp value (double-dummy)"}
+    names = {"melds": "Tapp value (melds only)", "dd": dd_label}
     cols = [f"{k}_share" for k in names if f"{k}_share" in dist]
     k = len(cols)  # side by side within each bin, full width when alone
     for i, name in enumerate(c[: -len("_share")] for c in cols):
