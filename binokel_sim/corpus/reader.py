@@ -138,18 +138,8 @@ def _mse(x: np.ndarray) -> dict[str, float]:
     return {"mean": float(x.mean()) if x.size else float("nan"), "se": se, "n": int(x.size)}
 
 
-def _bounded(df: pd.DataFrame) -> pd.DataFrame:
-    """Corpus rows with the study's interval columns (``value_hi``, ``result_hi``, ``tapp_value_lo``/``_hi``)."""
-    g = df.copy()
-    up, base_up = (df[f"{p}points_hi"] - df[f"{p}points_lo"] for p in ("", "base_"))
-    g["value_hi"] = df["value"] + up
-    g["result_hi"] = df["result"] + up
-    g["tapp_value_lo"] = df["result"] - (df["base_result"] + base_up)
-    g["tapp_value_hi"] = g["result_hi"] - df["base_result"]
-    return g
-
-
-def _make_row(r, n: int) -> dict[str, Any]:
+def _make_row(r) -> dict[str, Any]:
+    n = int(r.n)
     return {"bid": int(r.bid), "p_make": float(r.p_make), "se": float(r.p_make_se), "n": n,
             **dict(zip(("lo", "hi"), wilson(round(float(r.p_make) * n), n)))}
 
@@ -161,7 +151,7 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
     Tapp value get ``*_hi`` (the upper bounds' mean), each make rate ``counted_made`` (open deals
     counted as made; ``p_make`` counts them failed), and the Durch rate is None (not checked)."""
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
+    from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, upper_parts
 
     df = c.df
     if not len(df):
@@ -169,10 +159,13 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
     rules = load_rules_of(c)
     trump = df["code"].to_numpy() < 4
     b = np.asarray(bids, dtype=np.int64)
-    g = _bounded(df)
+    # The study's interval columns (corpus rows hold the lower bounds in value / result / base_result).
+    g = add_bounds(df.copy(), {k: df[c].to_numpy(np.int64) for k, c in (
+        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
+        ("base_value_hi", "base_points_hi"))})
     t = bid_table(rules, parts_of(g), b)
     exact = df["points_exact"].to_numpy(bool) & df["base_points_exact"].to_numpy(bool)
-    make = [_make_row(r, len(df)) for r in t.itertuples()]
+    make = [_make_row(r) for r in t.itertuples()]
     out: dict[str, Any] = {
         "n": len(df),
         "soloist_total": _mse(df["points_lo"].to_numpy()[trump]),
@@ -189,7 +182,7 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
         out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
         out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
         for row, r in zip(make, bid_table(rules, upper_parts(g), b).itertuples()):
-            row["counted_made"] = _make_row(r, len(df))
+            row["counted_made"] = _make_row(r)
     return out
 
 

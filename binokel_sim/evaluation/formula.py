@@ -156,6 +156,16 @@ def usable_formula(rules: Rules | str = "standard", path: str | Path | None = No
     return (f if f.usable() else None), f.verdict()
 
 
+def _r2_reps(y: np.ndarray, pred: np.ndarray, reps: int, seed: int) -> np.ndarray:
+    """R² of ``pred`` on ``reps`` bootstrap resamples of the deals (the same resamples for every ``pred``
+    of one ``seed``: paired); NaN where a resample has no spread."""
+    idx = np.random.default_rng(seed).integers(0, len(y), size=(reps, len(y)))
+    yb, pb = y[idx], pred[idx]
+    ss_tot = ((yb - yb.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1.0 - ((yb - pb) ** 2).sum(axis=1) / ss_tot
+
+
 def r2_bootstrap(y: np.ndarray, pred: np.ndarray, reps: int = 2000, seed: int = 0) -> tuple[float, float]:
     """95 % percentile bootstrap interval of R² = 1 - SS_res / SS_tot over the test deals.
 
@@ -165,11 +175,7 @@ def r2_bootstrap(y: np.ndarray, pred: np.ndarray, reps: int = 2000, seed: int = 
     y, pred = np.asarray(y, dtype=np.float64), np.asarray(pred, dtype=np.float64)
     if len(y) < 3:
         return math.nan, math.nan
-    idx = np.random.default_rng(seed).integers(0, len(y), size=(reps, len(y)))
-    yb, pb = y[idx], pred[idx]
-    ss_tot = ((yb - yb.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = 1.0 - ((yb - pb) ** 2).sum(axis=1) / ss_tot
+    r2 = _r2_reps(y, pred, reps, seed)
     r2 = r2[np.isfinite(r2)]
     return float(np.quantile(r2, 0.025)), float(np.quantile(r2, 0.975))
 
@@ -186,11 +192,8 @@ def r2_gain_interval(y: np.ndarray, base: np.ndarray, rich: np.ndarray, reps: in
     y, base, rich = (np.asarray(v, dtype=np.float64) for v in (y, base, rich))
     if len(y) < 3 or np.ptp(y) == 0:
         return math.nan, math.nan, math.nan
-    idx = np.random.default_rng(seed).integers(0, len(y), size=(reps, len(y)))
-    yb = y[idx]
-    ss_tot = ((yb - yb.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gain = (((yb - base[idx]) ** 2).sum(axis=1) - ((yb - rich[idx]) ** 2).sum(axis=1)) / ss_tot
+    with np.errstate(invalid="ignore"):  # a resample without spread: -inf - -inf, dropped below
+        gain = _r2_reps(y, rich, reps, seed) - _r2_reps(y, base, reps, seed)
     gain = gain[np.isfinite(gain)]
     full = float((((y - base) ** 2).sum() - ((y - rich) ** 2).sum()) / ((y - y.mean()) ** 2).sum())
     return full, float(np.quantile(gain, 0.025)), float(np.quantile(gain, 0.975))
