@@ -87,7 +87,12 @@ def chart(table: pd.DataFrame, title: str):
     fig, ax = plt.subplots(figsize=(5, 5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect")
     yerr = np.vstack([table["realised"] - table["realised_lo"], table["realised_hi"] - table["realised"]])
-    ax.errorbar(table["predicted"], table["realised"], yerr=yerr, fmt="o", color=SERIES[0], label="advisor")
+    bounded = "realised_if_made" in table
+    ax.errorbar(table["predicted"], table["realised"], yerr=yerr, fmt="o", color=SERIES[0],
+                label="advisor, open totals counted failed" if bounded else "advisor")
+    if bounded:  # a budgeted corpus: the realised rate lies between the two markers
+        ax.plot(table["predicted"], table["realised_if_made"], "o", mfc="none", color=SERIES[0],
+                label="open totals counted made")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("predicted P(make)")
@@ -125,12 +130,15 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
 # own estimate), so a tier's prediction for the soloist's hand can be scored against it without solving anything.
 
 
-def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int = 10) -> pd.DataFrame:
+def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int = 10,
+                made_hi: np.ndarray | None = None) -> pd.DataFrame:
     """Deciles (``bins`` equal-count groups by rank) of predicted P(make) against the realised rate.
 
     Per bin: n questions, the distinct deals, mean prediction, realised rate with a standard error
     clustered by deal (several questions of one deal are not independent) and its Wilson interval
-    (via the effective n), the gap and whether it is within 2 points.
+    (via the effective n), the gap and whether it is within 2 points. ``made_hi``: the outcomes with every
+    total a solve budget left open counted at its upper bound (``made`` counts them at the lower one); the
+    bin then adds ``realised_if_made``, and "within 2 points" means of the range between the two.
 
     >>> t = reliability(np.array([0.1, 0.1, 0.9, 0.9]), np.array([0, 0, 1, 1]), np.arange(4), bins=2)
     >>> t[["n", "deals", "predicted", "realised", "gap"]].round(3).values.tolist()
@@ -152,6 +160,10 @@ def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int 
                      "deals": float(inv.max() + 1), "predicted": float(p.mean()), "realised": r, "realised_se": se,
                      "realised_lo": float(lo), "realised_hi": float(hi), "gap": r - float(p.mean()),
                      "within_2pp": bool(abs(r - float(p.mean())) <= 0.02)})
+        if made_hi is not None:
+            top = float(made_hi[sel].mean())
+            rows[-1]["realised_if_made"] = top
+            rows[-1]["within_2pp"] = bool(r - 0.02 <= float(p.mean()) <= top + 0.02)
     return pd.DataFrame(rows)
 
 
@@ -194,12 +206,18 @@ def _asked(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple
     return np.repeat(np.arange(len(rows)), len(ladder)), np.tile(ladder, len(rows))
 
 
-def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray) -> np.ndarray:
+def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray, upper: bool = False
+              ) -> np.ndarray:
+    """Whether each question's deal was made; ``upper``: with open totals at their upper bounds (else lower)."""
+    from binokel_sim.evaluation.instant import total_bounds
     from binokel_sim.evaluation.ladder import outcomes
     from binokel_sim.evaluation.study import parts_of
 
     ladder = np.unique(bids)
-    made = outcomes(rules, parts_of(rows), ladder)[0]
+    parts = parts_of(rows)
+    if upper:
+        parts["value"] = total_bounds(rows)[1].astype(np.int64)
+    made = outcomes(rules, parts, ladder)[0]
     return made[idx, np.searchsorted(ladder, bids)]
 
 
@@ -219,7 +237,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     """
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.instant import load_instant, total_bounds
 
     rules = as_rules(rules)
     if questions not in ("one", "ladder"):
@@ -231,7 +249,11 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     idx, bids = _asked(rules, rows, questions, span)
     pred, made = _instant_pred(rules, model, rows, idx, bids), _realised(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
-    table = reliability(pred, made, deal, bins)
+    lo, hi = total_bounds(rows)
+    made_hi = _realised(rules, rows, idx, bids, upper=True) if (lo < hi).any() else None
+    table = reliability(pred, made, deal, bins, made_hi)
+    if made_hi is not None:
+        table.attrs["open_share"] = float((lo < hi).mean())
     table.attrs.update({"study": "calibration", "tier": "instant", "rules": rules.name, "held_out": which,
                         "questions": questions, **brier(pred, made, deal), "model": model.provenance,
                         "max_abs_gap": float(table["gap"].abs().max())})

@@ -70,10 +70,14 @@ def _records(cols: dict) -> list[dict]:
 
 
 def _table_lines(bids: list[dict], rows: int) -> list[str]:
-    lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"]
+    bounds = bool(bids) and "p_make_lower" in bids[0]
+    lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"
+             + ("   P(make) at the bounds   E[score] at the bounds" if bounds else "")]
     for r in bids[:rows]:
         lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
-                     f" {r['expected_score']:>9.1f} ± {r['expected_score_se']:5.1f} {r['p_surrender']:>10.3f}")
+                     f" {r['expected_score']:>9.1f} ± {r['expected_score_se']:5.1f} {r['p_surrender']:>10.3f}"
+                     + (f"   {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}      "
+                        f" {r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
     if len(bids) > rows:
         lines.append(f"  ... {len(bids) - rows} more rows (--json or --out for all)")
     return lines
@@ -86,10 +90,30 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}; check with --samples N",
              "going out after the Tapp decided by the model's own estimate (its residual pairs)",
-             SEMANTICS + " (a surrender counts as not made)", "", *_table_lines(_records(a["bids"]), rows), ""]
+             SEMANTICS + " (a surrender counts as not made)", *_open_lines(a), "",
+             *_table_lines(_records(a["bids"]), rows), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
+              *_bounds_lines(a),
               "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
     return "\n".join(lines)
+
+
+def _bounds_lines(a: dict) -> list[str]:
+    """Ceiling and safe bid at the proven bounds (models fitted on a budgeted corpus only)."""
+    if "open_share" not in a:
+        return []
+    c, s = (" .. ".join("none" if a[f"{k}_{at}"] is None else str(a[f"{k}_{at}"]) for at in ("lower", "upper"))
+            for k in ("ceiling_bid", "safe_bid"))
+    return [f"at the proven bounds: ceiling {c}, safe {s}"]
+
+
+def _open_lines(a: dict) -> list[str]:
+    """What a model fitted on a budgeted corpus stands on (none for exact corpora)."""
+    if "open_share" not in a:
+        return []
+    return [f"{a['open_share']:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
+            " interval): the model's columns draw them inside their intervals from a censored normal fit;"
+            " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
 
 
 def compare_tiers(checked, instant) -> list[int]:

@@ -33,7 +33,8 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
     c = load_corpus(folder, rules)
     train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
     deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
-    m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals})
+    m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
+                    seed=int(c.manifest.get("seed", 1)))
     where = save_instant(m) if write else None
     if out is not None:
         import pandas as pd

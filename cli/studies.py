@@ -134,6 +134,10 @@ def calibrate_cmd(rules, tier: str, questions: str, held: int, samples: int, cor
         click.echo(f"# calibration of the {tier} tier: rules {a['rules']}, {a['held_out']}; {a['n']} questions"
                    f" ({a['questions']} per deal); Brier {a['brier']:.4f} ± {a['brier_se']:.4f} (base rate"
                    f" {a['base_rate_brier']:.4f}); largest gap {a['max_abs_gap']:.3f}")
+        if a.get("open_share"):
+            click.echo(f"# {a['open_share']:.1%} of the held-out totals are open (solved within a node budget):"
+                       " 'made' counts them failed, 'made, unresolved counted made' as made; within 2 points"
+                       " means of that range")
         if a.get("instant"):
             click.echo(f"# instant tier on the same questions: Brier {a['instant']['brier']:.4f}"
                        f" ± {a['instant']['brier_se']:.4f}")

@@ -104,3 +104,58 @@ def test_residual_pools_split_the_training_deals_by_the_line_value(name):
     strong = "EA EA E10 EK EO EU GA G10 HA H10 SA S10".split()[: load_rules(name).layout.hand_size]
     a = m.advise(" ".join(strong), load_rules(name))
     assert a["n"] == sizes[-1] < len(m.residuals)
+
+
+BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp"]
+
+
+@pytest.mark.parametrize("name", BUDGETED)
+def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
+    from binokel_sim.evaluation.instant import fit_instant, total_bounds
+
+    rules = load_rules(name)
+    m = load_instant(rules)
+    assert m is not None and m.budgeted and m.rules_hash == rules_hash_of(rules)
+    r = np.asarray(m.residuals)
+    # Columns: drawn total, own estimate, took, lower bound, upper bound (all less the line).
+    assert (r[:, 3] <= r[:, 0]).all() and (r[:, 0] <= r[:, 4]).all()
+    df = load_corpus(find_corpus(rules), rules).df
+    train = df[~held_out(df["deal"].to_numpy(), rules.n_seats)]
+    lo, hi = total_bounds(train)
+    assert m.open_share == pytest.approx(float((lo < hi).mean())) and m.open_share > 0.5
+    # Same corpus and seed: the same model (the draws are seeded).
+    again = fit_instant(train, rules, seed=int(m.provenance["seed"]))
+    assert again.residuals == m.residuals and again.coef == pytest.approx(m.coef)
+
+
+@pytest.mark.parametrize("name", BUDGETED)
+def test_budgeted_ladder_lies_between_its_proven_bounds(name):
+    rules = load_rules(name)
+    m = load_instant(rules)
+    cards = "EA EA E10 EK EO EU GA G10 HA H10 SA S10 SK SO SU".split()[: rules.layout.hand_size]
+    a = m.advise(" ".join(cards), rules, frame=False)
+    b = a["bids"]
+    # Per training deal lower <= drawn <= upper total, and the going-out decision does not depend on
+    # the total: P(make) and E[score] are ordered bid by bid.
+    assert (b["p_make_lower"] <= b["p_make"] + 1e-12).all() and (b["p_make"] <= b["p_make_upper"] + 1e-12).all()
+    assert (b["expected_score_lower"] <= b["expected_score"] + 1e-9).all()
+    assert (b["expected_score"] <= b["expected_score_upper"] + 1e-9).all()
+    assert 0 < a["open_share"] <= 1
+    for key in ("safe_bid", "ceiling_bid"):
+        lo, mid, hi = (a[f"{key}_lower"], a[key], a[f"{key}_upper"])
+        assert (lo or 0) <= (mid or 0) <= (hi or 0)
+
+
+def test_budgeted_calibration_brackets_the_realised_rate():
+    rules = load_rules("kreuz-48")
+    t = instant_calibration(rules, questions="one", bins=4)
+    assert t.attrs["open_share"] > 0.3
+    assert (t["realised"] <= t["realised_if_made"]).all()
+    inside = (t["realised"] - 0.02 <= t["predicted"]) & (t["predicted"] <= t["realised_if_made"] + 0.02)
+    assert (t["within_2pp"] == inside).all()
+
+
+def rules_hash_of(rules):
+    from binokel_sim.corpus.manifest import rules_hash
+
+    return rules_hash(rules)

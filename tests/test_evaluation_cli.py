@@ -65,6 +65,16 @@ def test_bid_instant_tier_is_the_default(capsys):
     assert rep["safe_bid"] <= rep["ceiling_bid"] and rep["order_note"] is None
 
 
+def test_bid_instant_tier_at_48_cards_prints_the_proven_bounds(capsys):
+    hand = "EA EA E10 EK EO EU GA G10 HA H10 SA S10 SK SO SU"
+    rep = run_json(capsys, "bid", hand, "--rules", "standard-48")
+    assert rep["tier"] == "instant" and rep["open_share"] > 0.9
+    assert all(r["p_make_lower"] <= r["p_make"] <= r["p_make_upper"] for r in rep["bids"])
+    code, text, _ = run_cli(capsys, "bid", hand, "--rules", "standard-48")
+    assert code == 0 and "P(make) at the bounds" in text and "of the corpus totals are open" in text
+    assert "at the proven bounds: ceiling" in text
+
+
 def test_bid_instant_without_a_model_says_so(capsys, monkeypatch, tmp_path):
     import binokel_sim.evaluation.instant as instant
 
