@@ -78,28 +78,62 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
 
 
 def chart(table: pd.DataFrame, title: str):
-    """Reliability diagram: realised against predicted, with 95 % Wilson whiskers (matplotlib Figure)."""
+    """Reliability diagram: realised against predicted, with 95 % Wilson whiskers (matplotlib Figure).
+
+    Axes span [0, 1]; markers on 0 or 1 are drawn whole (not clipped by the frame). Where three or more bins
+    crowd the low corner (predicted and realised below 0.06), a panel beside the chart magnifies it; the legend
+    sits below the axes, over no point. With a column ``realised_if_made`` that differs from ``realised`` (a
+    budgeted corpus), hollow markers give the rate with the open totals counted made.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 5))
-    ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect")
-    yerr = np.vstack([table["realised"] - table["realised_lo"], table["realised_hi"] - table["realised"]])
-    bounded = "realised_if_made" in table
-    ax.errorbar(table["predicted"], table["realised"], yerr=yerr, fmt="o", color=SERIES[0],
-                label="advisor, open totals counted failed" if bounded else "advisor")
-    if bounded:  # a budgeted corpus: the realised rate lies between the two markers
-        ax.plot(table["predicted"], table["realised_if_made"], "o", mfc="none", color=SERIES[0],
-                label="open totals counted made")
+    bounded = "realised_if_made" in table and bool((table["realised_if_made"] != table["realised"]).any())
+    x, y = table["predicted"].to_numpy(float), table["realised"].to_numpy(float)
+    lo, hi = table["realised_lo"].to_numpy(float), table["realised_hi"].to_numpy(float)
+    top = np.maximum(hi, table["realised_if_made"].to_numpy(float)) if bounded else hi
+
+    def draw(ax, whole: bool) -> None:
+        ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect calibration")
+        eb = ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]), fmt="o", ms=6 if whole else 4, color=SERIES[0],
+                         label="realised, open totals counted failed" if bounded else "realised, 95 % interval")
+        if bounded:  # a budgeted corpus: the realised rate lies between the two markers
+            ax.plot(x, table["realised_if_made"], "o", ms=6 if whole else 4, mfc="none", color=SERIES[0],
+                    label="open totals counted made", clip_on=not whole)
+        for art in eb.get_children():
+            art.set_clip_on(not whole)  # whole markers on 0 and 1; the zoom clips to its window
+
+    low = (x < 0.06) & (y < 0.06)
+    crowded = int(low.sum()) >= 3
+    fig, axes = plt.subplots(1, 2 if crowded else 1, figsize=(8.6 if crowded else 5.5, 5.7 if crowded else 5.9),
+                             squeeze=False, gridspec_kw={"width_ratios": [5, 3]} if crowded else None,
+                             layout="constrained")
+    ax = axes[0][0]
+    draw(ax, True)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
     ax.set_xlabel("predicted P(make)")
     ax.set_ylabel("realised make rate")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
+    ax.set_title(title, pad=10)
+    if crowded:  # a panel beside the chart magnifies the low corner, hiding nothing
+        edge = float(max(x[low].max(), top[low].max())) * 1.05
+        span = next(v for v in (0.02, 0.03, 0.04, 0.05, 0.06, 0.08) if v >= edge or v == 0.08)
+        zoom = axes[0][1]
+        draw(zoom, False)
+        zoom.set_xlim(-0.03 * span, span)  # a bin at 0 shows whole
+        zoom.set_ylim(-0.03 * span, span)
+        zoom.set_aspect("equal")
+        zoom.tick_params(labelsize=8)
+        zoom.set_xlabel("predicted P(make)", fontsize=9)
+        zoom.set_title(f"the low corner (grey box), 0 to {span:g}", fontsize=10)
+        ax.add_patch(plt.Rectangle((0, 0), span, span, fill=False, edgecolor="grey", linewidth=1, clip_on=False))
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: ("perfect" not in labels[i], "counted made" in labels[i]))
+    fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="outside lower center",
+               ncol=2 if bounded and not crowded else len(labels), fontsize="small", frameon=False)
     return fig
 
 

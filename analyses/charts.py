@@ -21,7 +21,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from binokel_sim.palette import SERIES as PALETTE, player_style  # noqa: E402
+from matplotlib.legend_handler import HandlerTuple  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
+
+from binokel_sim.palette import NEUTRAL, SERIES as PALETTE, SUIT_COLOURS, player_style  # noqa: E402
 from binokel_sim.stats import wilson  # noqa: E402
 
 
@@ -80,34 +85,178 @@ def grouped_bars(df: pd.DataFrame, group: str, series: str, y: str, se: str | No
     return fig
 
 
+def percent(v: float, _pos: object = None) -> str:
+    """A probability as a percentage, as many decimals as it needs.
+
+    >>> percent(0.5), percent(0.02), percent(0.00001)
+    ('50 %', '2 %', '0.001 %')
+    """
+    pct = 100 * float(v)
+    if pct <= 0:
+        return "0 %"
+    return f"{pct:.{max(0, -int(np.floor(np.log10(pct))))}f} %" if pct < 1 else f"{pct:.0f} %"
+
+
+def _log_ticks(ax, low: float, high: float) -> None:
+    """Percent ticks on a log x axis: 1-2-5 steps over up to three decades, else decades only."""
+    steps = (1, 2, 5) if high / low < 2000 else (1,)
+    ticks = [m * 10.0 ** e for e in range(-9, 1) for m in steps if low <= m * 10.0 ** e <= high]
+    ax.set_xticks(ticks)
+    ax.xaxis.set_major_formatter(FuncFormatter(percent))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def odds_dots(labels: Sequence[str], p, lo, hi, exact=None, colors: Sequence[str] | None = None,
+              title: str = "", xlabel: str = "chance", log: bool | None = None) -> "plt.Figure":
+    """Probabilities of events, one row each from the top: the Monte Carlo estimate ``p`` a filled dot with
+    its 95 % whisker ``lo`` .. ``hi`` (Wilson's: never outside [0, 1]), the ``exact`` value a hollow diamond
+    just below it, both in the event's colour (a suit's meld in the suit's colour:
+    :func:`binokel_sim.palette.event_colour`; else grey). ``log``: a log axis in percent (default: when
+    every value is positive or nearly, and they span more than a factor 20); an estimate of 0 on a log axis
+    is a left-pointing triangle at the axis's left end.
+    """
+    p, lo, hi = (np.asarray(v, dtype=float) for v in (p, lo, hi))
+    ex = None if exact is None else np.asarray(exact, dtype=float)
+    n = len(p)
+    cols = list(colors) if colors is not None else [NEUTRAL] * n
+    known = np.concatenate([p, hi] + ([ex] if ex is not None else []))
+    positive = known[known > 0]
+    if log is None:
+        log = bool(len(positive)) and positive.max() / positive.min() > 20 and (ex is None or bool((ex > 0).all()))
+    fig, ax = plt.subplots(figsize=(8.6, 1.5 + 0.36 * n))
+    rows = np.arange(n, dtype=float)
+    floor = 0.0
+    if log:
+        nice = np.array([m * 10.0 ** e for e in range(-9, 1) for m in (1, 2, 5)])
+        floor = float(nice[nice <= positive.min() / 1.3].max())
+        top = float(min(1.0, nice[nice >= positive.max() * 1.3].min()))
+        ax.set_xscale("log")
+        ax.set_xlim(floor, top)
+        _log_ticks(ax, floor, top)
+    else:
+        ax.set_xlim(0, min(1.0, 1.1 * float(known.max())) or 1.0)
+        ax.xaxis.set_major_formatter(FuncFormatter(percent))
+    zero = p <= floor
+    ax.hlines(rows - 0.16, np.maximum(lo, floor), hi, colors=cols, linewidth=2.2)
+    ax.scatter(p[~zero], rows[~zero] - 0.16, s=42, c=[c for c, z in zip(cols, zero) if not z], marker="o",
+               zorder=3)
+    if zero.any():
+        ax.scatter(np.full(int(zero.sum()), floor), rows[zero] - 0.16, s=60, marker="<", zorder=3,
+                   c=[c for c, z in zip(cols, zero) if z], clip_on=False)
+    if ex is not None:
+        ax.scatter(ex, rows + 0.16, s=36, marker="D", facecolors="white", edgecolors=cols, linewidths=1.4, zorder=3)
+    ax.set_yticks(rows, list(labels), fontsize=11)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.tick_params(axis="x", labelsize=10)
+    ax.grid(axis="x", alpha=0.35)
+    for r in rows[1:]:
+        ax.axhline(r - 0.5, color="#e0e0e0", linewidth=0.6)
+    ax.set_xlabel(xlabel + (" (log scale)" if log else ""), fontsize=11)
+    ax.set_title(title, fontsize=12)
+    grey = "#757575"
+    handles: list = [Line2D([], [], color=grey, marker="o", linewidth=2.2),
+                     Line2D([], [], color=grey, marker="D", mfc="white", linestyle="none")]
+    texts = ["Monte Carlo, 95 % interval", "exact"][: 2 if ex is not None else 1]
+    handles = handles[: len(texts)]
+    if zero.any():
+        handles.append(Line2D([], [], color=grey, marker="<", linestyle="none"))
+        texts.append("none seen")
+    suits = [c for c in SUIT_COLOURS.values() if c in cols]
+    if suits:
+        handles.append(tuple(Line2D([], [], color=c, marker="s", linestyle="none") for c in suits))
+        texts.append("Eichel Grün Herz Schellen" if len(suits) == 4 else "suit")
+        if NEUTRAL in cols:
+            handles.append(Line2D([], [], color=NEUTRAL, marker="s", linestyle="none"))
+            texts.append("no suit")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.legend(handles, texts, loc="lower center", ncol=len(texts), fontsize=10, frameon=False,
+               handler_map={tuple: HandlerTuple(ndivide=None)})
+    return fig
+
+
 def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str, xlabel: str = "",
                ylabel: str = "", se: str | None = None, logy: bool = False,
-               clip: tuple[float, float] | None = None, interval: tuple[str, str] | None = None) -> "plt.Figure":
-    """Lines of ``y`` against ``x``, one per ``series`` value, with a 95% band: the ``interval``
-    columns (lo, hi) when given, else +-1.96 ``se`` cut to ``clip`` (e.g. (0, 1) for probabilities)."""
-    fig, (ax,) = _figure()
+               clip: tuple[float, float] | None = None, interval: tuple[str, str] | None = None,
+               y2: str | None = None, panels: bool = False, whiskers: bool = False,
+               legend: tuple[str, str, str] | None = None) -> "plt.Figure":
+    """Lines of ``y`` against ``x``, one per ``series`` value, each with a 95 % band in its own colour, outlined
+    so that overlapping bands stay apart: the ``interval`` columns (lo, hi) when given, else +-1.96 ``se`` cut to
+    ``clip`` (e.g. (0, 1) for probabilities; the y axis then spans ``clip``).
+
+    ``y2``: a second column drawn dashed in the line's colour (e.g. the other end of a range); ``panels``: one
+    small panel per series, side by side on one y axis (for bands too wide to overlay); ``whiskers``: 95 %
+    error bars, a little apart, instead of bands (few points); ``legend``: what the line, the dashed line
+    and the band mean, said in the legend.
+    """
     parts = [(None, df)] if series is None else list(df.groupby(series, sort=False))
+    k = len(parts) if panels and series is not None else 1
+    fig, grid = plt.subplots(1, k, figsize=(8.6 if k > 1 else 6.4, 3.9 if k > 1 else 3.8), sharey=True,
+                             squeeze=False)
+    axes = list(grid[0])
+    xs = np.unique(df[x].to_numpy(dtype=float))
+    step = float(np.diff(xs).min()) if len(xs) > 1 else 1.0
+    handles = []
     for i, (name, part) in enumerate(parts):
-        xv = part[x].to_numpy(dtype=float)
-        yv = part[y].to_numpy(dtype=float)
+        ax = axes[i if k > 1 else 0]
+        xv, yv = part[x].to_numpy(dtype=float), part[y].to_numpy(dtype=float)
         c = PALETTE[i % len(PALETTE)]
-        ax.plot(xv, yv, marker=".", color=c, label=None if name is None else str(name))
+        lo = hi = None
         if interval is not None:
-            ax.fill_between(xv, part[interval[0]].to_numpy(dtype=float), part[interval[1]].to_numpy(dtype=float),
-                            color=c, alpha=0.2)
+            lo, hi = (part[col].to_numpy(dtype=float) for col in interval)
         elif se:
             s = 1.96 * part[se].to_numpy(dtype=float)
             lo, hi = yv - s, yv + s
             if clip is not None:
                 lo, hi = np.clip(lo, *clip), np.clip(hi, *clip)
-            ax.fill_between(xv, lo, hi, color=c, alpha=0.2)
-    if logy:
-        ax.set_yscale("log")
+        label = None if name is None else str(name)
+        if whiskers and lo is not None:
+            dodge = (i - (len(parts) - 1) / 2) * 0.12 * step if k == 1 else 0.0
+            ax.errorbar(xv + dodge, yv, yerr=np.vstack([yv - lo, hi - yv]), fmt="-o", ms=4, capsize=2.5,
+                        color=c, label=label)
+            continue
+        (line,) = ax.plot(xv, yv, marker=".", color=c, label=label)
+        if y2 is not None:
+            ax.plot(xv, part[y2].to_numpy(dtype=float), color=c, linestyle="--", linewidth=1.2)
+        if lo is not None:
+            ax.fill_between(xv, lo, hi, color=c, alpha=0.22 if k > 1 else 0.15, linewidth=0)
+            for edge in (lo, hi):
+                ax.plot(xv, edge, color=c, linewidth=0.7, linestyle=":")
+        handles.append((line, Patch(facecolor=c, alpha=0.3, edgecolor=c)) if lo is not None else line)
+        if k > 1:
+            ax.set_title(label or "", fontsize=10)
+    for ax in axes:
+        if logy:
+            ax.set_yscale("log")
+        if clip is not None:
+            pad = 0.03 * (clip[1] - clip[0])
+            ax.set_ylim(clip[0] - pad, clip[1] + pad)
+        if np.allclose(xs, np.round(xs)):  # counts (tricks, bids): whole-number ticks, every one if few
+            if len(xs) <= 15:
+                ax.set_xticks(xs)
+            else:
+                ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.set_xlabel(xlabel or x)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(ylabel or y)
+    if k > 1:
+        fig.suptitle(title)
+        grey = "#616161"
+        explain = [Line2D([], [], color=grey, marker="."), Line2D([], [], color=grey, linestyle="--"),
+                   Patch(facecolor=grey, alpha=0.3, edgecolor=grey)]
+        words = legend or ("line", "dashed line", "95 % band")
+        shown = [(h, w) for h, w in zip(explain, words) if y2 is not None or h is not explain[1]]
+        fig.tight_layout(rect=(0, 0.1, 1, 1))
+        fig.legend([h for h, _ in shown], [w for _, w in shown], loc="lower center", ncol=len(shown),
+                   fontsize="small", frameon=False)
+        return fig
+    ax = axes[0]
     ax.set_title(title)
-    ax.set_xlabel(xlabel or x)
-    ax.set_ylabel(ylabel or y)
     if series is not None:
-        ax.legend(fontsize="small")
+        if whiskers:
+            ax.legend(fontsize="small")
+        else:
+            ax.legend(handles, [str(n) for n, _ in parts], fontsize="small",
+                      handler_map={tuple: HandlerTuple(ndivide=1)})
     fig.tight_layout()
     return fig
 

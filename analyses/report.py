@@ -39,11 +39,11 @@ from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
 from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
                                               source_line, tapp_section)
 from binokel_sim.errors import InputError, check_count
-from binokel_sim.glossary import SUIT_NAMES, words
-from binokel_sim.palette import ESTIMATE, EXACT, contract_colour
+from binokel_sim.glossary import SUIT_NAMES, TERMS, words
+from binokel_sim.palette import contract_colour, event_colour
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Job, Scale
-from binokel_sim.stats import proportion
+from binokel_sim.stats import pm, proportion, share_text
 
 
 #: Meld events charted MC-beside-exact (scope ``hand``): every suit's pair and family, every four of a kind.
@@ -106,27 +106,29 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
                          scopes=("hand", "kept"))
     hand = df[df["scope"] == "hand"]
     events = hand[~hand["event"].str.startswith("meld_pmf_")]
+    impossible = events["exact"].eq(0).to_numpy() if "exact" in events else np.zeros(len(events), bool)
     s1 = Section("meld-odds", "Meld odds: Monte Carlo beside exact")
     s1.text.append(f"{b.meld_deals:,} deals, every seat's dealt hand (n counts hands). Standard errors are "
                    "cluster-robust over deals; 95 % intervals are Wilson's. Each estimate is tested against the "
                    "exact value: exactly (binomial) where fewer than 10 hits are expected, else by z.")
+    if impossible.any():
+        s1.text.append(f"Impossible with {rules.layout.hand_size} cards (exact probability 0), so left out of"
+                       " the table and the tests: "
+                       + ", ".join(words(e) for e in events["event"][impossible]) + ".")
+        events = events[~impossible]
     ps = events["p_value"].dropna()
     if len(ps):
         s1.text.append(f"Smallest p-value over {len(ps)} events: {ps.min():.3g} (with {len(ps)} tests, values "
                        f"below {0.05 / len(ps):.2g} would point at a fault).")
     s1.tables.append(("Meld events of a dealt hand",
                       events[["event", "value", "stderr", "lo", "hi", "exact", "p_value", "test", "n"]]))
-    sel = events[events["event"].isin(CHART_EVENTS)].copy()
-    sel["event"] = sel["event"].map(words)
-    parts = [pd.DataFrame({"event": sel["event"], "series": "Monte Carlo", "p": sel["value"], "lo": sel["lo"],
-                           "hi": sel["hi"]})]
-    if b.exact:
-        parts.append(pd.DataFrame({"event": sel["event"], "series": "exact", "p": sel["exact"], "lo": sel["exact"],
-                                   "hi": sel["exact"]}))
-    s1.figures.append(("meld_odds", ch.grouped_bars(pd.concat(parts), "event", "series", "p", None,
-                                                    "Meld odds of a dealt hand, every suit", "probability (log scale)",
-                                                    interval=("lo", "hi"), colors=[ESTIMATE, EXACT], logy=True),
-                       "Meld odds, Monte Carlo (95 % Wilson whiskers) and exact"))
+    sel = events[events["event"].isin(CHART_EVENTS)]
+    s1.figures.append(("meld_odds", ch.odds_dots(sel["event"].map(words), sel["value"], sel["lo"], sel["hi"],
+                                                 sel["exact"] if b.exact else None,
+                                                 [event_colour(e) for e in sel["event"]],
+                                                 "Meld odds of a dealt hand", "chance per hand"),
+                       "Meld odds of a dealt hand: Monte Carlo (dots, 95 % Wilson whiskers, mostly narrower than "
+                       "the dots) and exact (diamonds); a suit's melds in the suit's colour"))
     s2 = Section("meld-totals", "The meld-total distribution")
     pmf = hand[hand["event"].str.startswith("meld_pmf_best_")].copy()
     pmf["total"] = pmf["event"].str.rsplit("_", n=1).str[1].astype(int)
@@ -134,11 +136,10 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     kept = df[(df["scope"] == "kept") & (df["event"] == "meld_mean_best")].iloc[0]
     mean = events[events["event"] == "meld_mean_best"].iloc[0]
     gain_se = float(np.hypot(mean["stderr"], kept["stderr"]))
-    s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {mean['value']:.1f} "
-                   f"± {mean['stderr']:.1f}; with the Tapp and the best discard: {kept['value']:.1f}"
-                   f" ± {kept['stderr']:.1f}"
+    s2.text.append(f"Best meld total of a dealt hand (over the four trumps): mean {pm(mean['value'], mean['stderr'])};"
+                   f" with the Tapp and the best discard: {pm(kept['value'], kept['stderr'])}"
                    f" (n = {int(kept['n']):,}). Tapp meld gain (melds only, no card points; the figure `compare` "
-                   f"prints): {kept['value'] - mean['value']:.1f} ± {gain_se:.1f}.")
+                   f"prints): {pm(kept['value'] - mean['value'], gain_se)}.")
     shown = pmf[pmf["value"] > 0]
     s2.tables.append(("P(best meld total = v), Monte Carlo and exact",
                       shown[["total", "value", "stderr", "lo", "hi", "exact", "p_value", "test", "n"]]))
@@ -182,11 +183,35 @@ def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, 
         s.text.append(f"The table holds the seven-feature model, which predicts better here (out-of-sample R² "
                       f"{five['r2_test']:.2f} with five terms); the rule of thumb is the five-term fit, easier to "
                       "count at the table.")
-    coef = pd.DataFrame([{"term": "intercept", "coefficient": f.intercept}] +
-                        [{"term": k, "coefficient": v} for k, v in f.coef.items()] +
-                        [{"term": "residual sd", "coefficient": f.sd}])
-    s.tables.append(("Formula: estimated soloist total = intercept + sum of coefficient x feature", coef))
+    coef = pd.DataFrame([{"term": TERMS["intercept"], "coefficient": f.intercept}] +
+                        [{"term": TERMS.get(k, k), "coefficient": v} for k, v in f.coef.items()] +
+                        [{"term": TERMS["residual sd"], "coefficient": f.sd}])
+    if len(f.coef) > 5:
+        s.text.append("The terms overlap (a card of the likely trump also counts in the longest suit, an Ace also in"
+                      " card points), so one coefficient alone can come out negative although the cards help: read"
+                      " the table as a whole, or use the rule of thumb.")
+    s.tables.append(("Formula: estimated total = starting value + the sum of each coefficient times its count", coef))
     return s, f
+
+
+def _tie_note(rules: Rules, seed: int, study: pd.DataFrame) -> str:
+    """How often the exchange's valuation ties between trumps on the study's deals, and the shares without them."""
+    from binokel_sim.evaluation.study import deal_frame
+    from binokel_sim.exchange.policy import trump_ties
+    from binokel_sim.runner import Chunk
+
+    n = len(study)
+    _, hands, tapp = deal_frame(rules, seed, Chunk(0, 0, n))
+    ties = trump_ties(rules, np.ascontiguousarray(hands[np.arange(n), np.arange(n) % rules.n_seats]), tapp)
+    tied = ties.sum(axis=1) > 1
+    code = study["code"].to_numpy()[:n]
+    clear = ~tied & (code < 4)
+    shares = ", ".join(f"{SUIT_NAMES[c]} {np.mean(code[clear] == k):.3f}" for k, c in enumerate("EGHS"))
+    return (f"In {int(tied.sum())} of {n} deals ({tied.mean():.1%}) two or more trumps tie in the exchange's"
+            " valuation; the soloist then names the first in the order Eichel, Grün, Herz, Schellen, which alone"
+            f" moves shares towards Eichel. Without those deals the trump shares are {shares} ({int(clear.sum())}"
+            f" deals; a choice blind to the suit gives 0.250 ± {np.sqrt(0.25 * 0.75 / max(int(clear.sum()), 1)):.3f}"
+            " each).")
 
 
 def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale: Scale) -> list[Section]:
@@ -198,6 +223,7 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
              "lo": proportion(k, n)["lo"], "hi": proportion(k, n)["hi"], "n": n} for name, k in counts.items()]
     t = pd.DataFrame(rows).sort_values("contract")
     s.text.append(f"Contract announced by the soloist after the exchange, over {n} deals.")
+    s.text.append(_tie_note(rules, seed, study))
     s.tables.append(("Contracts chosen", t))
     names = [SUIT_NAMES.get(c, str(c).capitalize()) for c in t["contract"]]
     s.figures.append(("trump_choice", ch.bar_chart(t, "contract", "share", "se", "Contract chosen", "share of deals",
@@ -212,10 +238,10 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
         scale, desc="Durch"))
     sp = proportion(int(sure.sum()), m)
     pp = proportion(int((study["contract"] == "durch").sum()), n)
+    durch_n = int((study["contract"] == "durch").sum())
     d.text.append(f"A sure Durch for the soloist with the Tapp (the exchange optimiser's measure: after the best "
-                  f"discard no card of his can be beaten): {sp['p']:.5f} (95 % {sp['lo']:.5f} .. {sp['hi']:.5f}) of "
-                  f"deals (n = {m:,}); announced in the study deals: {pp['p']:.4f} (95 % {pp['lo']:.4f} .. "
-                  f"{pp['hi']:.4f}, n = {n}). Durch is worth {rules.durch.value} "
+                  f"discard no card of his can be beaten): {share_text(int(sure.sum()), m, 5)} of deals;"
+                  f" announced in the study deals: {share_text(durch_n, n)}. Durch is worth {rules.durch.value} "
                   f"({rules.durch.open_value} open, {rules.durch.open_hand_value} open from the hand).")
     d.tables.append(("Durch", pd.DataFrame([
         {"figure": "sure Durch", "value": sp["p"], "se": sp["se"], "lo": sp["lo"], "hi": sp["hi"], "n": m},
@@ -337,8 +363,10 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     prov = {
         "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
         "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,
-        "budget": b.name, "meld-odds deals": b.meld_deals, "study deals": b.study_deals,
-        "calibration deals": b.calibration_deals, "exchange policy": "heuristic", "play": "double-dummy",
+        "budget": b.name, "meld-odds deals": b.meld_deals,
+        "study deals solved when no corpus holds them": b.study_deals,
+        "calibration deals solved when no corpus holds them": b.calibration_deals,
+        "exchange policy": "heuristic", "play": "double-dummy",
         "play sections": source_line(src), "play deals": src["n"], "from corpus": src["from_corpus"],
         "corpus": corpus_label(src), "corpus rules hash": src.get("rules_hash", "none"),
         "melds-only deals (Tapp control variate)": len(melds),
@@ -349,6 +377,6 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     psec = Section("provenance", "Provenance")
     psec.text.append("Same seed, rules and budget give the same numbers, whatever the worker count, "
                      "checkpoint or scheduler.")
-    psec.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "value": [str(v) for v in prov.values()]})))
+    psec.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "setting": [str(v) for v in prov.values()]})))
     sections.append(psec)
     return Report(rules, b, seed, sections, prov)

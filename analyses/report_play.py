@@ -22,6 +22,7 @@ import pandas as pd
 from binokel_sim.analyses.report_model import Budget, Section
 from binokel_sim.glossary import FIGURES
 from binokel_sim.rules import Rules
+from binokel_sim.stats import pm
 from binokel_sim.runner import Scale
 
 #: Deals per chunk of the study jobs (fixed; never depends on the worker count).
@@ -61,9 +62,10 @@ def _unresolved(o: pd.Series) -> str:
     k = int(o.get("unresolved", 0) or 0)
     if not k:
         return ""
-    return (f" {k} of {int(o['n'])} deals ({k / o['n']:.1%}) were not resolved within the solver budget: "
-            f"the double-dummy mean lies in [{o['dd_mean_lo']:.1f}, {o['dd_mean_hi']:.1f}] (the figure above "
-            "counts them at their lower bounds).")
+    return (f" {k} of {int(o['n'])} deals ({k / o['n']:.1%}) were not resolved within the solver budget, so the"
+            " double-dummy Tapp value is known only as a range: its mean lies between"
+            f" {o['dd_mean_lo']:.1f} (every open deal at its lowest Tapp value) and {o['dd_mean_hi']:.1f} (at its"
+            " highest); no point value is given.")
 
 
 def melds_only_frame(rules: Rules, b: Budget, seed: int, scale: Scale, least: int) -> pd.DataFrame:
@@ -85,14 +87,15 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     if src is not None:
         s.text.append(source_line(src))
     o = summary(study).iloc[0]
+    dd = "" if o.get("unresolved", 0) else f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}"
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
-                  f"deals: Tapp value (melds only) {o['melds_mean']:.1f} ± {o['melds_se']:.1f}, Tapp value "
-                  f"(double-dummy) {o['dd_mean']:.1f} ± {o['dd_se']:.1f} points." + _unresolved(o))
+                  f"deals: Tapp value (melds only) {pm(o['melds_mean'], o['melds_se'])}{dd} points."
+                  + _unresolved(o))
     exact = not o.get("unresolved", 0)  # the variate sharpens a mean, not a range of means
     if melds is not None and len(study) > 2 and exact:
         x = melds["melds_tapp_value"].to_numpy(np.float64)
         a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))
-        s.text.append(f"**Tapp value (double-dummy), sharpened: {a['mean']:.1f} ± {a['se']:.1f} points** "
+        s.text.append(f"**Tapp value (double-dummy), sharpened: {pm(a['mean'], a['se'])} points** "
                       f"(n = {a['n']:,} played deals; the melds-only Tapp value, known from {a['melds_n']:,} deals "
                       f"of the same stream as {a['melds_mean']:.1f} ± {a['melds_se']:.2f}, serves as a control "
                       f"variate with slope {a['beta']:.2f}: same expectation, smaller standard error).")
@@ -143,25 +146,31 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
         g = study[cls == label]
         t = bid_table(rules, parts_of(g))
         if ranged:  # the band reaches up to the rate with the unresolved deals counted made
-            t["p_make_hi"] = bid_table(rules, upper_parts(g), t["bid"].to_numpy())["p_make_hi"].to_numpy()
-        frames.append(t.assign(melds=f"melds {label} (n={len(g)})"))
+            up = bid_table(rules, upper_parts(g), t["bid"].to_numpy())
+            t["p_make_hi"], t["p_make_made"] = up["p_make_hi"].to_numpy(), up["p_make"].to_numpy()
+        frames.append(t.assign(melds=f"meld points {label} (n = {len(g)})"))
     ladder = pd.concat(frames, ignore_index=True)
     top = rules.bidding.min_bid + 40 * rules.bidding.bid_step
     ladder = ladder[ladder["bid"] <= top]
-    title = "P(make) by bid and hand class" + ("\nline: open deals counted failed; band: up to counted made"
-                                               if ranged else "")
-    caption = ("P(make) against bid by meld class; the band runs from the 95 % Wilson low of the rate with the "
-               "unresolved deals counted failed to the high of the rate with them counted made" if ranged
-               else "P(make) against bid by meld class, 95 % Wilson bands")
+    title = ("P(make) by bid, one panel per meld class (meld points before the Tapp)" if ranged
+             else "P(make) by bid and meld class (meld points before the Tapp)")
+    caption = ("P(make) against bid, one panel per meld class: solid line with the unresolved deals counted failed, "
+               "dashed with them counted made; the band runs from the 95 % Wilson low of the first to the high of "
+               "the second" if ranged else "P(make) against bid by meld class, 95 % Wilson bands")
     s.figures.append(("bid_ladder", ch.line_chart(ladder, "bid", "p_make", "melds", title, ylabel="P(make)",
-                                                  interval=("p_make_lo", "p_make_hi")), caption))
+                                                  clip=(0.0, 1.0), interval=("p_make_lo", "p_make_hi"),
+                                                  y2="p_make_made" if ranged else None, panels=ranged,
+                                                  legend=("open deals counted failed", "open deals counted made",
+                                                          "95 % range")), caption))
     table = class_table(rules, study)
     blank = int((table["n"] < MIN_CELL).sum())
     if blank:
         s.text.append(f"In the bid table, {blank} of {len(table)} rows hold fewer than {MIN_CELL} deals: their "
                       "figures are left blank (too few deals to trust); a larger corpus fills them.")
-    s.tables.append((f"Ceiling and safe bid (P(make) >= 0.8) by hand class (rows of at least {MIN_CELL} deals)",
-                     table))
+    s.text.append(f"A '-' for the safe bid in a row of {MIN_CELL} deals or more: no bid from {rules.bidding.min_bid} on"
+                  " is made 80 % of the time by such hands; for the ceiling: no bid has a positive expected score.")
+    s.tables.append((f"Ceiling and safe bid (P(make) ≥ 0.8) by hand class (figures for rows of {MIN_CELL} deals or"
+                     " more)", table))
     line, ranges = _ranges(rules, study)
     if ranges is not None:
         s.text.append(line)

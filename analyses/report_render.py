@@ -35,7 +35,7 @@ img{max-width:100%}nav a{margin-right:1em}.caption{font-weight:600;margin-bottom
 dt{font-weight:600;margin-top:.4em}dd{margin-left:1.5em}
 """
 #: Columns whose cells are code names shown in player words in the report (the CSV keeps the codes).
-_WORD_COLUMNS = ("event", "figure")
+_WORD_COLUMNS = ("event", "figure", "scope")
 
 
 def fmt(v) -> str:
@@ -53,13 +53,21 @@ def fmt(v) -> str:
 
 
 def _shown(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` with code-name cells (events) in player words."""
+    """``df`` with code-name cells (events) in player words, and a standard error of 0 (none or all of the
+    sample had it: the 95 % interval beside it says how far the truth can be) shown as '-', never '± 0'.
+
+    >>> _shown(pd.DataFrame({"value": [0.0, 0.5], "se": [0.0, 0.1]}))["se"].tolist()
+    [nan, 0.1]
+    """
     from binokel_sim.glossary import words
 
     out = df.copy()
     for c in _WORD_COLUMNS:
         if c in out:
             out[c] = out[c].map(lambda v: words(v) if isinstance(v, str) else v)
+    for c in out.columns:
+        if str(c) in ("se", "stderr") or str(c).endswith("_se"):
+            out[c] = out[c].mask(out[c] == 0)
     return out
 
 
@@ -119,9 +127,14 @@ def glossary_markdown(codes) -> list[str]:
 
 
 def _md_inline(text: str) -> str:
-    """The little Markdown the report's paragraphs use, as HTML (escaped)."""
-    t = html.escape(text)
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    """The little Markdown the report's paragraphs use (code, bold, links), as HTML (escaped).
+
+    >>> _md_inline("**Tapp value** `x < 1` [glossary](#g-melds)")
+    '<strong>Tapp value</strong> <code>x &lt; 1</code> <a href="#g-melds">glossary</a>'
+    """
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+    t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    return re.sub(r"\[([^\]]+)\]\((#[\w-]+)\)", r'<a href="\2">\1</a>', t)
 
 
 def _slug(text: str) -> str:

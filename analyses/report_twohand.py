@@ -24,11 +24,23 @@ import numpy as np
 import pandas as pd
 
 from binokel_sim import streams
+from binokel_sim.glossary import words
+from binokel_sim.palette import event_colour
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Scale
 
 #: Stream id of the meld-growth deals.
 GROWTH_STREAM = streams.stream("twohand_growth")
+
+
+def event_words(code: str) -> str:
+    """Player words for a two-hand meld code: the glossary's (a code it lacks with spaces, never underscores).
+
+    >>> event_words("four_A"), event_words("trump_pair")
+    ('four Aces', 'trump pair')
+    """
+    w = words(code)
+    return w if w != code else code.replace("_", " ")
 
 
 def games_for(study_deals: int) -> int:
@@ -52,12 +64,11 @@ def _odds_section(rules: Rules, b, seed: int):
         s.text.append(f"Largest |z| over {len(zs)} rows: {zs.abs().max():.2f}.")
     s.tables.append(("Meld events", df))
     dealt = df[df["scope"] == "dealt"]
-    long = pd.concat([pd.DataFrame({"event": dealt["event"], "series": "Monte Carlo", "p": dealt["value"],
-                                    "se": dealt["stderr"]}),
-                      pd.DataFrame({"event": dealt["event"], "series": "exact", "p": dealt["exact"], "se": 0.0})])
-    s.figures.append(("meld_odds", charts.grouped_bars(long, "event", "series", "p", "se",
-                                                       "Two-hand meld odds of the dealt 12", "probability"),
-                      "Meld odds of the dealt 12, Monte Carlo (95% whiskers) and exact"))
+    s.figures.append(("meld_odds", charts.odds_dots(dealt["event"].map(event_words), dealt["value"], dealt["lo"],
+                                                    dealt["hi"], dealt["exact"] if b.exact else None,
+                                                    [event_colour(e) for e in dealt["event"]],
+                                                    "Two-hand meld odds of the dealt 12 cards", "chance per hand"),
+                      "Meld odds of the dealt 12: Monte Carlo (dots, 95 % Wilson whiskers) and exact (diamonds)"))
     return s
 
 
@@ -72,15 +83,22 @@ def growth_frame(rules: Rules, deals: int, seed: int) -> pd.DataFrame:
     for k in range(m.shape[1]):
         for s, who in ((0, "forehand"), (1, "dealer")):
             x = m[:, k, s]
-            out.append({"trick": k + 1, "seat": who, "melds": x.mean(), "se": x.std(ddof=1) / np.sqrt(len(x)),
+            out.append({"trick": k + 1, "seat": who, "declared": x.mean(), "se": x.std(ddof=1) / np.sqrt(len(x)),
                         "n": len(x)})
     return pd.DataFrame(out)
+
+
+def growth_chart(g: pd.DataFrame):
+    """The meld growth (:func:`growth_frame`) as a line per seat against the trick, 95 % whiskers."""
+    from binokel_sim.analyses import charts
+
+    return charts.line_chart(g, "trick", "declared", "seat", "Meld points declared by the end of each trick",
+                             "trick of the talon phase", "meld points declared so far", se="se", whiskers=True)
 
 
 def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = None, command: str = ""):
     """The :class:`binokel_sim.analyses.report.Report` of a talon layout (see the module docstring)."""
     from binokel_sim import __version__
-    from binokel_sim.analyses import charts
     from binokel_sim.analyses.report_model import Report, Section
     from binokel_sim.twohand.endgame import endgame_study, endgame_summary
     from binokel_sim.twohand.games import exchange_value
@@ -91,17 +109,16 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
     sections = [_odds_section(rules, b, seed)]
     g = growth_frame(rules, 10 * b.study_deals, seed)
     s = Section("meld-growth", "The talon phase's meld growth")
-    s.text.append(f"{10 * b.study_deals} deals played by the heuristic (docs/rules.md §10): meld points each seat "
+    s.text.append(f"{10 * b.study_deals} deals played by the heuristic talon play: meld points each seat "
                   "has declared by the end of each of the 12 talon-phase tricks (Diss of an exchanged Seven included).")
     s.tables.append(("Meld points declared by trick", g))
-    s.figures.append(("meld_growth", charts.grouped_bars(g.rename(columns={"melds": "p"}), "trick", "seat", "p", "se",
-                                                         "Meld points declared by the end of each trick", "points"),
-                      "Meld growth in the talon phase (95% whiskers)"))
+    s.figures.append(("meld_growth", growth_chart(g),
+                      "Meld growth in the talon phase, forehand and dealer (95 % whiskers)"))
     sections.append(s)
     eg = endgame_study(rules, b.study_deals, seed)
     s = Section("endgame", "Endgame: exact against heuristic")
     s.text.append(f"{b.study_deals} endgames (talon exhausted, 12 tricks, both hands known). Mean exact value for "
-                  f"seat 0: {eg['exact'].mean():.1f} card points. Loss = points the heuristic's endgame rules give "
+                  f"forehand: {eg['exact'].mean():.1f} card points. Loss = points the heuristic's endgame rules give "
                   "away against an opponent who plays exactly.")
     s.tables.append(("Heuristic endgame against exact play (points per endgame)", endgame_summary(eg)))
     sections.append(s)
@@ -109,10 +126,11 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
     res = simulate_twohand_games(rules, games, seed, scale=scale)
     s = Section("games", "Whole games")
     s.text.append(f"{games} games to {rules.game.target} (claim rule {'on' if rules.game.aus else 'off'}); "
-                  "heuristic talon phase, exact endgame. Player 0 is forehand in the first deal; the deal alternates.")
+                  "heuristic talon phase, exact endgame. The first player is forehand in the first deal; the deal "
+                  "alternates.")
     s.tables.append(("Game-level figures", res.summary))
     ex = exchange_value(rules, b.study_deals, seed)
-    s.text.append(f"The trump Seven exchange, paired over {ex['deals']} further deals (each deal with an exchange "
+    s.text.append(f"The trump Seven exchange, paired over {ex['deals']} deals of their own (each deal with an exchange "
                   "played again with the exchange forbidden, same cards and play rules): the exchanger's net gain "
                   f"(own minus opponent's deal score) {ex['gain']:.1f} ± {ex['se']:.1f} points (n = {ex['n']}; "
                   f"an exchange in {ex['exchange_rate']:.0%} of deals, 95 % interval "
@@ -125,6 +143,6 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
             "python": platform.python_version(), "run on": scale.describe(), "command": command}
     p = Section("provenance", "Provenance")
     p.text.append("Same seed, rules and budget give the same numbers, whatever the worker count.")
-    p.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "value": [str(v) for v in prov.values()]})))
+    p.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "setting": [str(v) for v in prov.values()]})))
     sections.append(p)
     return Report(rules, b, seed, sections, prov)

@@ -15,6 +15,8 @@ Which query (issue #11): a mean needs each deal's value, so the study asks exact
 at 48 cards within a node budget (:mod:`binokel_sim.evaluation.study`), where a deal left
 unresolved is kept with its proven range: ``dd_mean_lo``/``dd_mean_hi`` bound the mean
 (every unresolved deal at its lowest / highest Tapp value) and ``unresolved`` counts them.
+Where any deal of a group is unresolved the group has no double-dummy point value
+(``dd_mean``/``dd_se`` are NaN): a difference of two lower bounds bounds nothing.
 
 >>> import numpy as np, pandas as pd
 >>> df = pd.DataFrame({"melds": [0, 120], "aces": [1, 3], "tens": [2, 2], "longest": [4, 6],
@@ -55,6 +57,8 @@ def _stats(g: pd.DataFrame) -> dict[str, float]:
     if "tapp_value" in g:  # also for exact rows (corpus, smaller decks): one schema whatever the source
         lo, hi = bounds_of(g, "tapp_value")
         out.update(dd_mean_lo=float(lo.mean()), dd_mean_hi=float(hi.mean()), unresolved=float((lo != hi).sum()))
+        if out["unresolved"]:
+            out["dd_mean"] = out["dd_se"] = float("nan")
     return out
 
 
@@ -76,16 +80,18 @@ def by_class(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def distribution(df: pd.DataFrame, width: int = 10) -> pd.DataFrame:
-    """Share of deals per Tapp-value bin (``width`` points), melds-only and double-dummy."""
-    cols = [c for c in ("melds_tapp_value", "tapp_value") if c in df]
-    lo = int(np.floor(min(df[c].min() for c in cols) / width) * width)
-    hi = int(np.floor(max(df[c].max() for c in cols) / width) * width)
+    """Share of deals per Tapp-value bin (``width`` points), melds-only and double-dummy; where some deals are
+    unresolved, the double-dummy values at the low and at the high end of their ranges instead."""
+    series = {"melds": df["melds_tapp_value"].to_numpy(np.float64)} if "melds_tapp_value" in df else {}
+    if "tapp_value" in df:
+        lo_v, hi_v = bounds_of(df, "tapp_value")
+        series.update({"dd": lo_v} if (lo_v == hi_v).all() else {"dd_lo": lo_v, "dd_hi": hi_v})
+    lo = int(np.floor(min(x.min() for x in series.values()) / width) * width)
+    hi = int(np.floor(max(x.max() for x in series.values()) / width) * width)
     bins = np.arange(lo, hi + width, width)
     out = pd.DataFrame({"from": bins, "to": bins + width})
-    for c in cols:
-        counts = np.histogram(df[c].to_numpy(np.float64), bins=np.append(bins, hi + width))[0]
-        name = "melds" if c == "melds_tapp_value" else "dd"
-        out[f"{name}_share"] = counts / len(df)
+    for name, x in series.items():
+        out[f"{name}_share"] = np.histogram(x, bins=np.append(bins, hi + width))[0] / len(df)
     out["n"] = len(df)
     return out
 
@@ -118,7 +124,9 @@ def chart(dist: pd.DataFrame, title: str, dd_label: str = "Tapp value (double-du
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
-    names = {"melds": "Tapp value (melds only)", "dd": dd_label}
+    names = {"melds": "Tapp value (melds only)", "dd": dd_label,
+             "dd_lo": "double-dummy, open deals at the low end of their range",
+             "dd_hi": "double-dummy, open deals at the high end"}
     cols = [f"{k}_share" for k in names if f"{k}_share" in dist]
     k = len(cols)  # side by side within each bin, full width when alone
     for i, name in enumerate(c[: -len("_share")] for c in cols):

@@ -7,7 +7,7 @@ header links to the glossary entry (:func:`anchor`) that :func:`entries` writes.
 >>> words("pair_E"), words("meld_at_least_100_best"), words("p_make_lo")
 ('pair in Eichel', 'meld total ≥ 100', 'P(make), 95 % low')
 >>> define("pair_E")
-'King and Ober of Eichel that are not part of an Eichel family (a family counts as family, not also as pair).'
+'King and Ober of Eichel that are not part of a family in Eichel (a family counts as family, not also as pair).'
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ RANK_NAMES = {"A": "Aces", "10": "Tens", "K": "Kings", "O": "Obers", "U": "Unter
 COLUMNS: dict[str, tuple[str, str]] = {
     "value": ("estimate", "The Monte Carlo estimate: a probability, or a mean in points."),
     "stderr": ("standard error",
-               "Standard error of the estimate (cluster-robust over deals where hands share a deal)."),
-    "se": ("standard error", "Standard error of the estimate beside it."),
+               "Standard error of the estimate (cluster-robust over deals where hands share a deal; '-' where "
+               "none or all of the hands had it: the 95 % interval then says how far the truth can be)."),
+    "se": ("standard error", "Standard error of the estimate beside it ('-' where none or all of the sample had "
+                             "it: the 95 % interval then says how far the truth can be)."),
     "lo": ("95 % low", "Lower end of the 95 % interval (Wilson's for a probability: never below 0)."),
     "hi": ("95 % high", "Upper end of the 95 % interval (Wilson's for a probability: never above 1)."),
     "exact": ("exact", "The exact value, by combinatorics."),
@@ -31,12 +33,14 @@ COLUMNS: dict[str, tuple[str, str]] = {
                            "(fewer than 10 hits expected), else from z."),
     "test": ("test", "Which test gave the p-value: exact binomial or z."),
     "n": ("n", "Sample size: hands, deals or games behind the estimate."),
-    "event": ("meld", "The meld or meld-total event (see the glossary)."),
+    "event": ("meld", "The meld, or the meld total, whose probability or mean the row gives (each defined in "
+                      "this glossary)."),
     "total": ("meld total", "Meld points of a hand at its best trump."),
     "share": ("share", "Fraction of deals."),
     "contract": ("contract", "The game announced after the exchange: a trump suit, Durch or Bettel."),
     "bid": ("bid", "The contract's value in points."),
-    "p_make": ("P(make)", "Probability the soloist reaches the bid (double-dummy play)."),
+    "p_make": ("P(make)", "Probability the soloist (with his partner, in a partnership game) reaches the bid "
+                          "(double-dummy play)."),
     "p_make_se": ("P(make) standard error", "Standard error of P(make)."),
     "p_make_lo": ("P(make), 95 % low", "Lower end of P(make)'s Wilson interval."),
     "p_make_hi": ("P(make), 95 % high", "Upper end of P(make)'s Wilson interval."),
@@ -46,7 +50,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "p_surrender_se": ("P(go out) standard error", "Standard error of P(go out)."),
     "melds": ("meld class", "Meld points of the hand at its best trump, before the Tapp."),
     "aces": ("aces", "Aces in the hand before the Tapp."),
-    "mean_total": ("mean total", "Mean soloist total (card points + melds) after double-dummy play."),
+    "mean_total": ("mean total", "Mean total (card points + melds) of the soloist's side (his partner's "
+                                     "included in a partnership game) after double-dummy play."),
     "mean_total_se": ("mean total standard error", "Standard error of the mean total."),
     "ceiling_bid": ("ceiling bid", "Highest bid with a positive expected score."),
     "ceiling_expected_score": ("expected score at the ceiling", "Expected score when bidding the ceiling."),
@@ -68,9 +73,12 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "n_test": ("test deals", "Trump-contract deals the model was tested on."),
     "feature": ("counted by", "What the hand class counts: meld points, aces, tens or the longest suit."),
     "class": ("class", "The range of the counted feature."),
-    "melds_mean": ("Tapp value (melds only)", "See 'Tapp value (melds only)'."),
+    "melds_mean": ("Tapp value (melds only)", "Mean over the class's deals of: (melds kept after the best exchange "
+                                              "+ card points laid away) minus (melds of the hand as dealt + the "
+                                              "Tapp's card points, laid away unseen)."),
     "melds_se": ("standard error", "Standard error of the Tapp value (melds only)."),
-    "dd_mean": ("Tapp value (double-dummy)", "See 'Tapp value (double-dummy)'."),
+    "dd_mean": ("Tapp value (double-dummy)", "Mean over the class's deals of: the soloist's double-dummy total "
+                                            "with the best exchange minus his total with the Tapp laid away unseen."),
     "dd_se": ("standard error", "Standard error of the Tapp value (double-dummy)."),
     "dd_mean_lo": ("Tapp value (double-dummy), low end",
                    "The double-dummy Tapp value with every deal the solve budget left unresolved at its lowest value."),
@@ -93,11 +101,40 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "gap": ("made - predicted", "Realised minus predicted: near 0 for a calibrated advisor."),
     "bin_from": ("predicted from", "Lower edge of the bin of predicted P(make)."),
     "bin_to": ("predicted to", "Upper edge of the bin."),
-    "figure": ("figure", "What the row measures (see the glossary)."),
-    "term": ("term", "A term of the hand formula."),
-    "coefficient": ("coefficient", "Points per unit of the term."),
-    "item": ("item", "A provenance item."),
+    "figure": ("figure", "The quantity on the row; those with a name of their own (Tapp value, Tapp meld gain, sure "
+                         "Durch) have their own entry."),
+    "term": ("term", "A term of the hand formula: the starting value, meld points (at the best trump), Aces, Tens, "
+                     "the longest suit's cards, cards of the likely trump (the best-meld suit), Aces outside it, card "
+                     "points; the typical error is the spread of real totals around the formula (residual sd)."),
+    "coefficient": ("coefficient", "Points per unit of the term (the starting value and the typical error: points)."),
+    "deals": ("deals", "Distinct deals behind the bin's questions (a deal asked about several bids counts once)."),
+    "within_2pp": ("within 2 points", "Whether the realised make rate lies within 2 percentage points of the "
+                                      "predicted P(make) (where totals are open: of the range from open totals "
+                                      "counted failed to counted made)."),
+    "item": ("item", "A provenance item: what produced the report."),
+    "setting": ("setting", "The provenance item's value in this run."),
+    "declared": ("meld points declared", "Mean meld points the seat has declared by the end of the trick (two-hand "
+                                         "talon phase)."),
+    "trick": ("trick", "The trick of the talon phase (1 to 12)."),
+    "seat": ("seat", "Forehand (leads the first trick) or the dealer."),
+    "scope": ("cards counted", "Which cards the row counts (two-hand: the dealt 12; or 12 dealt + 12 drawn with or "
+                               "without the turned trump card)."),
+    "dealt": ("the dealt 12", "A player's 12 dealt cards, both seats (n counts hands)."),
+    "talon-out-no-turned": ("dealt 12 + drawn 12", "12 dealt and 12 drawn cards of the player who draws first, "
+                                                   "keeping everything he draws."),
+    "talon-out-with-turned": ("dealt 12 + drawn 11 + the turned card", "12 dealt and 11 drawn cards plus the turned "
+                                                                        "trump card."),
+    "trump_pair": ("trump pair", "King and Ober of trump (trump: the turned card's suit)."),
+    "pair_plain": ("pair in a plain suit", "King and Ober of one suit other than trump."),
+    "trump_family": ("trump family", "Ace, Ten, King, Ober and Unter of trump."),
+    "grand_binokel": ("grand Binokel", "Grün King, Grün Ober and Schellen Unter."),
+    "trump_seven": ("a trump Seven", "The Seven of trump (the Diss: it may be exchanged for the turned card)."),
 }
+
+#: Terms of the hand formula -> player words (the "term" column of the report's formula table).
+TERMS = {"intercept": "starting value", "melds": "meld points", "aces": "Aces", "tens": "Tens",
+         "longest": "longest suit (cards)", "trump_len": "cards of the likely trump", "side_aces": "Aces outside it",
+         "points": "card points", "residual sd": "typical error (residual sd)"}
 
 #: Figures (rows of tables, report text) -> definition.
 FIGURES: dict[str, str] = {
@@ -118,10 +155,10 @@ def _event(code: str) -> tuple[str, str] | None:
         s = SUIT_NAMES[suit]
         if kind == "family":
             return (f"{'two families' if two else 'family'} in {s}",
-                    f"{'Both' if two else 'A'} A 10 K O U of {s}.")
+                    f"{'Both copies of' if two else ''} Ace, Ten, King, Ober and Unter of {s}.".lstrip())
         if two:
             return f"two pairs in {s}", f"Both Kings and both Obers of {s}, neither in a family."
-        return (f"pair in {s}", f"King and Ober of {s} that are not part of an {s} family "
+        return (f"pair in {s}", f"King and Ober of {s} that are not part of a family in {s} "
                                 "(a family counts as family, not also as pair).")
     m = re.fullmatch(r"(four|eight)_(A|10|K|O|U|7)", code)
     if m:
@@ -135,7 +172,8 @@ def _event(code: str) -> tuple[str, str] | None:
     if m:
         k = m.group(1)
         return f"{'one' if k == '1' else 'two'} trump seven{'s' if k == '2' else ''}", \
-            f"Holding {'a' if k == '1' else 'both'} seven{'s' if k == '2' else ''} of trump (Dissle; trump fixed)."
+            (f"Holding {'a' if k == '1' else 'both'} seven{'s' if k == '2' else ''} of trump (the Dissle), "
+             f"counted with {SUIT_NAMES['E']} as trump (every suit alike).")
     m = re.fullmatch(r"meld_mean_(best|trump_([EGHS]))", code)
     if m:
         at = "at the best trump" if m.group(1) == "best" else f"with {SUIT_NAMES[m.group(2)]} trump"

@@ -10,9 +10,13 @@ Kreuzbinokel share a hue but not a line style (:func:`player_style`).
 ('#2e7d32', '#c62828')
 >>> contract_colour("durch")
 '#455a64'
+>>> event_colour("family_H") == suit_colour("H"), event_colour("four_A") == NEUTRAL
+(True, True)
 """
 
 from __future__ import annotations
+
+import re
 
 from binokel_sim.errors import InputError
 
@@ -24,6 +28,8 @@ SPECIAL_COLOURS = {"durch": "#455a64", "bettel": "#7b1fa2", "surrender": "#9e9e9
 SERIES = ("#1565c0", "#212121", "#00897b", "#6a1b9a", "#d81b60", "#827717", "#757575", "#283593")
 #: Monte Carlo against exact: the estimate in the first series colour, the exact value in black.
 ESTIMATE, EXACT = SERIES[0], "#000000"
+#: Things of no suit drawn beside suits (four Aces, Binokel, meld totals): a neutral grey.
+NEUTRAL = "#616161"
 
 _SUIT_WORDS = {"e": "E", "eichel": "E", "acorns": "E", "g": "G", "grün": "G", "grun": "G", "gruen": "G",
                "leaves": "G", "schippe": "G", "h": "H", "herz": "H", "hearts": "H", "s": "S", "schellen": "S",
@@ -47,6 +53,13 @@ def contract_colour(contract: str) -> str:
     if last in _SUIT_WORDS:
         return suit_colour(last)
     return SERIES[-1]
+
+
+def event_colour(code: str) -> str:
+    """Colour of a meld event by its code name: its suit's colour (``family_E``, ``double_pair_S``,
+    ``meld_mean_trump_G``), else :data:`NEUTRAL` (four of a kind, Binokel, meld totals, trump-relative events)."""
+    m = re.fullmatch(r"(?:double_)?(?:family|pair)_([EGHS])|meld_(?:mean|pmf)_trump_([EGHS])(?:_\d+)?", str(code))
+    return SUIT_COLOURS[m.group(1) or m.group(2)] if m else NEUTRAL
 
 
 def series_colour(i: int) -> str:

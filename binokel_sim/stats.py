@@ -161,3 +161,30 @@ def compare_exact(value: float, se: float, exact: float, n: int) -> tuple[float,
     if not se > 0:
         return math.nan, ""
     return normal_p((value - exact) / se), "z"
+
+
+def pm(value: float, se: float) -> str:
+    """``value ± se`` with the error to two significant digits and the value to the same place, so a small
+    error never prints as ``± 0.0``.
+
+    >>> pm(35.6512, 0.0412), pm(116.08, 0.81), pm(120.4, 11.3), pm(5.0, 0.0)
+    ('35.651 ± 0.041', '116.08 ± 0.81', '120 ± 11', '5 (exact: no spread)')
+    """
+    if not se > 0:
+        return f"{value:g} (exact: no spread)" if se == 0 else f"{value:.1f}"
+    places = max(0, 1 - int(math.floor(math.log10(se))))
+    return f"{value:.{places}f} ± {se:.{places}f}"
+
+
+def share_text(k: int, n: int, digits: int = 4) -> str:
+    """A proportion in words with its 95 % Wilson interval; none or all of ``n`` is said so (no ``± 0``).
+
+    >>> share_text(0, 10000), share_text(3, 200, 3), share_text(20, 20, 3)
+    ('0 of 10,000 (95 %: at most 0.0004)', '0.015 (95 % 0.005 .. 0.043, n = 200)', '20 of 20 (95 %: at least 0.839)')
+    """
+    d = proportion(k, n)
+    if k == 0:
+        return f"0 of {n:,} (95 %: at most {d['hi']:.{digits}f})"
+    if k == n:
+        return f"{n:,} of {n:,} (95 %: at least {d['lo']:.{digits}f})"
+    return f"{d['p']:.{digits}f} (95 % {d['lo']:.{digits}f} .. {d['hi']:.{digits}f}, n = {n:,})"

@@ -40,8 +40,9 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     for title in ("Meld odds", "meld-total distribution", "Tapp's value", "bid ladder", "hand-point formula",
                   "Trump choice", "Durch odds", "Calibration", "Provenance"):
         assert title in md and title in unescape(html)
-    prov = pd.read_csv(out / "tables" / "provenance-1.csv", comment="#").set_index("item")["value"]
-    assert prov["rules"] == "kreuz" and prov["seed"] == "5" and prov["study deals"] == "8"
+    prov = pd.read_csv(out / "tables" / "provenance-1.csv", comment="#").set_index("item")["setting"]
+    assert prov["rules"] == "kreuz" and prov["seed"] == "5"
+    assert prov["study deals solved when no corpus holds them"] == "8"
     assert prov["meld-odds deals"] == "3000" and float(prov["run time (s)"]) > 0
     tapp = pd.read_csv(out / "tables" / "tapp-1.csv", comment="#")
     assert tapp["n"].sum() == 4 * 8  # every deal in one class of each of the four features
@@ -68,7 +69,8 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
         pd.testing.assert_frame_equal(a[name], c[name], check_exact=False, rtol=1e-12)
     md = (tmp_path / "on-corpus" / "report.md").read_text()
     assert f"8 deals: 8 read from the corpus {tmp_path / 'corpus'} (rules hash" in md
-    prov = pd.read_csv(tmp_path / "on-corpus" / "tables" / "provenance-1.csv", comment="#").set_index("item")["value"]
+    prov = pd.read_csv(tmp_path / "on-corpus" / "tables" / "provenance-1.csv",
+                       comment="#").set_index("item")["setting"]
     assert prov["from corpus"] == "8" and prov["corpus"] == str(tmp_path / "corpus")
 
 

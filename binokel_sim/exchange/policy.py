@@ -189,6 +189,21 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
     return out
 
 
+def trump_ties(rules: Rules | str, hands: np.ndarray, tapps: np.ndarray) -> np.ndarray:
+    """Per view (``hands``, ``tapps``: uint8[n, 24]): which trumps (bool[n, 4]) reach the best cheap value of
+    the ``heuristic``/``melds`` policies' candidates. The policies name the first of them (Eichel, Grün, Herz,
+    Schellen): with two or more, that tie-break, not the cards, picks the trump.
+
+    >>> from binokel_sim.cards import counts_of, parse_cards
+    >>> hand = counts_of(parse_cards("EA E10 EK EO EU HA H10 HK HO HU GA SA"))  # Eichel and Herz alike
+    >>> trump_ties("standard", hand[None], counts_of(parse_cards("G10 S10 GK SK"))[None]).tolist()
+    [[True, False, True, False]]
+    """
+    cs = build_candidates(as_rules(rules), hands, tapps, "heuristic")
+    best = cs.cheap.max(axis=1)
+    return np.stack([((cs.code == t) & (cs.cheap == best[:, None])).any(axis=1) for t in range(4)], axis=1)
+
+
 def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.ndarray | None = None,
            top_k: int = 3, durch_max_losers: int = 1, dd: DD | None = None) -> Choice:
     """Pick one candidate per view by ``policy``; ``inner`` (uint8[n, M, seats, 24]) for ``sampled``."""

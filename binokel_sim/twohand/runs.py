@@ -73,7 +73,7 @@ def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame, target: int) -> 
     which the heuristic ignores)."""
     finished = games[games["winner"] >= 0]
     rows = [mean_row("deals per game", games["deals"]), rate_row("unfinished games", games["winner"] < 0),
-            rate_row("win rate player 0 (forehand in deal 1)", finished["winner"] == 0)]
+            rate_row("win rate of the first player (forehand in deal 1)", finished["winner"] == 0)]
     if len(deals):
         for s, who in ((0, "forehand"), (1, "dealer")):
             for k, what in (("score", "score"), ("melds", "meld points"), ("cards", "card points")):
@@ -84,5 +84,6 @@ def summarise_twohand(games: pd.DataFrame, deals: pd.DataFrame, target: int) -> 
         rows.append(rate_row("games where both reached the target in the last deal (claim or higher total decided)",
                               both))
     gain = games["exchange_gain"].dropna()
-    rows.append(mean_row("value of the trump Seven exchange (exchanger's net gain, first deal)", gain))
+    rows.append(mean_row("trump Seven exchange in the games' first deals (exchanger's net gain; the text's figure "
+                         "pairs deals of its own)", gain))
     return pd.DataFrame(rows, columns=["figure", "value", "se", "lo", "hi", "n"])

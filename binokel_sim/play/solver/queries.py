@@ -189,12 +189,18 @@ def run_grid(run: Run, step: int, lo: int, hi: int) -> None:
 
 
 def run_targets(run: Run, targets) -> None:
-    """Tests until every target ``t`` is decided (``t <= lo`` or ``t > hi``), the middle open one first;
-    stops early when a test is cut off by the query's budget (the open targets stay undecided)."""
+    """Tests until every target ``t`` is decided (``t <= lo`` or ``t > hi``), the highest open one first;
+    stops early when a test is cut off by the query's budget (the open targets stay undecided).
+
+    From the top, as the exact driver: a target above the value fails cheaply and its fail-soft bound
+    often decides several more, and the first that succeeds decides every one below it -- one proof.
+    Bisecting (the middle open target first) proved several targets below the value: 1.7-2x the nodes
+    (40 / 60 ``standard`` deals, eight targets 10 points apart: 19.5 M -> 9.4 M, 25.6 M -> 15.3 M nodes,
+    the same decisions)."""
     ts = sorted(set(int(t) for t in targets))
     while True:
         open_ = [t for t in ts if run.lo < t <= run.hi]
-        if not open_ or run.ask(open_[len(open_) // 2]) is None:
+        if not open_ or run.ask(open_[-1]) is None:
             return
 
 
