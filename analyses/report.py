@@ -303,7 +303,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         s.text.append(f"The instant tier of `binokel bid` on {held}, every bid 150..450 asked of each "
                       f"deal (errors clustered by deal): Brier score {a['brier']:.4f} ± {a['brier_se']:.4f} "
                       f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
-                      f"{100 * a['max_abs_gap']:.1f} points.")
+                      f"{100 * a['max_abs_gap']:.1f} percentage points.")
         s.tables.append(("Instant bid tier: predicted against realised, by decile", inst))
         s.figures.append(("calibration_instant", chart(inst, f"Instant bid tier, {rules.name}: "
                                                              f"{int(inst['n'].sum()):,} questions"),

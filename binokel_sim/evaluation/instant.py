@@ -67,6 +67,17 @@ HELD_OUT_RULE = (f"every other deal of each soloist seat from {TRAIN_BELOW} on (
                  "seats; at four, seats 0 and 2 in odd rounds, 1 and 3 in even ones)")
 
 
+def held_out_rule(seats: int) -> str:
+    """:data:`HELD_OUT_RULE` for ``seats`` players only (the report of one preset).
+
+    >>> held_out_rule(3)
+    'every other deal of each soloist seat from 500 on (the odd-numbered ones)'
+    """
+    which = ("the odd-numbered ones" if seats % 2 else
+             "forehand and the third seat in odd rounds of deals, the second and fourth in even ones")
+    return f"every other deal of each soloist seat from {TRAIN_BELOW} on ({which})"
+
+
 def held_out(deals, seats: int) -> np.ndarray:
     """Which corpus deal numbers are held out of the fit: from :data:`TRAIN_BELOW` on, every other deal of
     each soloist seat (deal ``d`` has the soloist ``d mod seats``). With an odd number of seats that is the
