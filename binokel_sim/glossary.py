@@ -117,8 +117,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
                                          "talon phase)."),
     "trick": ("trick", "The trick of the talon phase (1 to 12)."),
     "seat": ("seat", "Forehand (leads the first trick) or the dealer."),
-    "scope": ("cards counted", "Which cards the row counts (two-hand: the dealt 12; or 12 dealt + 12 drawn with or "
-                               "without the turned trump card)."),
+    "scope": ("cards counted", "Which cards the row counts: the dealt hand, hand + Tapp, or the hand kept after the "
+                               "best discard; two-hand: the dealt 12, or 12 dealt + 12 drawn with or without the "
+                               "turned trump card."),
     "dealt": ("the dealt 12", "A player's 12 dealt cards, both seats (n counts hands)."),
     "talon-out-no-turned": ("dealt 12 + drawn 12", "12 dealt and 12 drawn cards of the player who draws first, "
                                                    "keeping everything he draws."),
