@@ -81,7 +81,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
                  melds: pd.DataFrame | None = None) -> Section:
     """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
     double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`)."""
-    from binokel_sim.analyses.tapp_value import DD_AT_LOWER_BOUNDS, adjusted, by_class, chart, distribution, summary
+    from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary
 
     s = Section("tapp", "The Tapp's value")
     if src is not None:
@@ -107,9 +107,9 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     s.tables.append(("Tapp value by hand class", by_class(study)))
     if melds is not None and len(study) > 2 and exact:
         s.tables.append(sharp)
-    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}",
-                                          *(() if exact else (DD_AT_LOWER_BOUNDS,))),
-                      "Tapp value per deal, melds only and double-dummy"))
+    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+                      "Tapp value per deal, melds only and double-dummy"
+                      + ("" if exact else " (open deals at both ends of their range)")))
     return s
 
 

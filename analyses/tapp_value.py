@@ -107,14 +107,10 @@ def _span(dist: pd.DataFrame, cols: list[str], tail: float = 0.005) -> tuple[flo
     return float(dist["from"].iloc[i]), float(dist["to"].iloc[j]), outside
 
 
-#: The double-dummy series' label where some totals are open (solved within a budget).
-DD_AT_LOWER_BOUNDS = "Tapp value (double-dummy, open totals at their lower bounds)"
-
-
-def chart(dist: pd.DataFrame, title: str, dd_label: str = "Tapp value (double-dummy)"):
+def chart(dist: pd.DataFrame, title: str):
     """Histogram of the Tapp value (matplotlib Figure); the x axis spans the bulk of the data
-    (the rarest 1 % outside it is counted in the legend). ``dd_label``: the double-dummy series'
-    name (:data:`DD_AT_LOWER_BOUNDS` where deals are unresolved)."""
+    (the rarest 1 % outside it is counted in the legend). Where deals are unresolved
+    (:func:`distribution`), the double-dummy series are the low and the high ends of their ranges."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -124,7 +120,7 @@ def chart(dist: pd.DataFrame, title: str, dd_label: str = "Tapp value (double-du
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
-    names = {"melds": "Tapp value (melds only)", "dd": dd_label,
+    names = {"melds": "Tapp value (melds only)", "dd": "Tapp value (double-dummy)",
              "dd_lo": "double-dummy, open deals at the low end of their range",
              "dd_hi": "double-dummy, open deals at the high end"}
     cols = [f"{k}_share" for k in names if f"{k}_share" in dist]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from binokel_sim.analyses.tapp_value import DD_AT_LOWER_BOUNDS, by_class, chart, distribution, summary
+from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
 from binokel_sim.corpus.studies import study_rows
 from binokel_sim.output import write_figure, write_table
 
@@ -43,9 +43,7 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
     if dist_out:
         write_table(dist, dist_out)
     if charts:
-        open_ = "value_hi" in df and bool((df["value_hi"] != df["value"]).any())
-        write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}",
-                           *((DD_AT_LOWER_BOUNDS,) if open_ else ())),
+        write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}"),
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
