@@ -107,9 +107,11 @@ def chart(table: pd.DataFrame, title: str):
 
     low = (x < 0.06) & (y < 0.06)
     crowded = int(low.sum()) >= 3
-    fig, axes = plt.subplots(1, 2 if crowded else 1, figsize=(8.6 if crowded else 5.5, 5.7 if crowded else 5.9),
+    fig, axes = plt.subplots(1, 2 if crowded else 1, figsize=(8.6 if crowded else 5.5, 6.3 if crowded else 6.1),
                              squeeze=False, gridspec_kw={"width_ratios": [5, 3]} if crowded else None,
                              layout="constrained")
+    # Room above the axes: markers on 1.0 are drawn whole and must not touch the title.
+    fig.get_layout_engine().set(h_pad=0.12)
     ax = axes[0][0]
     draw(ax, True)
     ax.set_xlim(0, 1)
