@@ -16,7 +16,7 @@ from test_evaluation_cli import toy_dd  # noqa: F401  (fixture)
 def test_instant_model_key_is_the_corpus_rules_hash():
     from binokel_sim.corpus.manifest import rules_hash
 
-    for preset in ("standard", "kreuz", "four-solo", "standard-48"):
+    for preset in ("standard", "kreuz", "four-solo", "standard-48", "doubled", "four-dealer-out"):
         rules = load_rules(preset)
         m = load_instant(rules)
         assert m is None or m.rules_hash == rules_hash(rules)
@@ -90,7 +90,7 @@ def test_the_four_solo_model_never_saw_its_held_out_deals():
     assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 4)).sum()) and "each soloist seat" in prov["deals"]
 
 
-@pytest.mark.parametrize("name", ["standard", "four-solo", "kreuz"])
+@pytest.mark.parametrize("name", ["standard", "four-solo", "kreuz", "doubled"])
 def test_residual_pools_split_the_training_deals_by_the_line_value(name):
     from binokel_sim.evaluation.instant import RESIDUAL_POOLS
 
@@ -106,7 +106,7 @@ def test_residual_pools_split_the_training_deals_by_the_line_value(name):
     assert a["n"] == sizes[-1] < len(m.residuals)
 
 
-BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp"]
+BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", "four-dealer-out"]
 
 
 @pytest.mark.parametrize("name", BUDGETED)
@@ -159,3 +159,12 @@ def rules_hash_of(rules):
     from binokel_sim.corpus.manifest import rules_hash
 
     return rules_hash(rules)
+
+
+def test_every_preset_with_an_auction_has_an_instant_model():
+    from binokel_sim.rules import preset_names
+
+    bid = [load_rules(p) for p in preset_names() if load_rules(p).layout.kind == "bid"]
+    assert len(bid) == 10
+    missing = [r.name for r in bid if load_instant(r) is None]
+    assert missing == []
