@@ -242,17 +242,17 @@ def _asked(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple
     return np.repeat(np.arange(len(rows)), len(ladder)), np.tile(ladder, len(rows))
 
 
-def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray, upper: bool = False
-              ) -> np.ndarray:
-    """Whether each question's deal was made; ``upper``: with open totals at their upper bounds (else lower)."""
-    from binokel_sim.evaluation.instant import total_bounds
+def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray,
+              value: np.ndarray | None = None) -> np.ndarray:
+    """Whether each question's deal was made; ``value``: the rows' totals to judge by (default their lower bounds,
+    e.g. the upper ones of a budgeted corpus)."""
     from binokel_sim.evaluation.ladder import outcomes
     from binokel_sim.evaluation.study import parts_of
 
     ladder = np.unique(bids)
     parts = parts_of(rows)
-    if upper:
-        parts["value"] = total_bounds(rows)[1].astype(np.int64)
+    if value is not None:
+        parts["value"] = value.astype(np.int64)
     made = outcomes(rules, parts, ladder)[0]
     return made[idx, np.searchsorted(ladder, bids)]
 
@@ -273,7 +273,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     """
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import load_instant, total_bounds
+    from binokel_sim.corpus.studies import row_bounds
+    from binokel_sim.evaluation.instant import load_instant
 
     rules = as_rules(rules)
     if questions not in ("one", "ladder"):
@@ -285,8 +286,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     idx, bids = _asked(rules, rows, questions, span)
     pred, made = _instant_pred(rules, model, rows, idx, bids), _realised(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
-    lo, hi = total_bounds(rows)
-    made_hi = _realised(rules, rows, idx, bids, upper=True) if (lo < hi).any() else None
+    lo, hi = row_bounds(rows, "value")
+    made_hi = _realised(rules, rows, idx, bids, hi) if (lo < hi).any() else None
     table = reliability(pred, made, deal, bins, made_hi)
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())

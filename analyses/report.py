@@ -237,8 +237,8 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
     sure = np.concatenate(Job("compare-durch", durch_chunk, n=m, seed=seed, rules=rules, chunk_size=2000).run(
         scale, desc="Durch"))
     sp = proportion(int(sure.sum()), m)
-    pp = proportion(int((study["contract"] == "durch").sum()), n)
     durch_n = int((study["contract"] == "durch").sum())
+    pp = proportion(durch_n, n)
     d.text.append(f"A sure Durch for the soloist with the Tapp (the exchange optimiser's measure: after the best "
                   f"discard no card of his can be beaten): {share_text(int(sure.sum()), m, 5)} of deals;"
                   f" announced in the study deals: {share_text(durch_n, n)}. Durch is worth {rules.durch.value} "

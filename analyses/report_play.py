@@ -87,11 +87,11 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     if src is not None:
         s.text.append(source_line(src))
     o = summary(study).iloc[0]
-    dd = "" if o.get("unresolved", 0) else f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}"
+    exact = not o.get("unresolved", 0)  # a point value (and the variate sharpening it) only where all are resolved
+    dd = f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}" if exact else ""
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
                   f"deals: Tapp value (melds only) {pm(o['melds_mean'], o['melds_se'])}{dd} points."
                   + _unresolved(o))
-    exact = not o.get("unresolved", 0)  # the variate sharpens a mean, not a range of means
     if melds is not None and len(study) > 2 and exact:
         x = melds["melds_tapp_value"].to_numpy(np.float64)
         a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))

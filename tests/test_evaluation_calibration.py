@@ -111,7 +111,8 @@ BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", 
 
 @pytest.mark.parametrize("name", BUDGETED)
 def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
-    from binokel_sim.evaluation.instant import fit_instant, total_bounds
+    from binokel_sim.corpus.studies import row_bounds
+    from binokel_sim.evaluation.instant import fit_instant
 
     rules = load_rules(name)
     m = load_instant(rules)
@@ -121,7 +122,7 @@ def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
     assert (r[:, 3] <= r[:, 0]).all() and (r[:, 0] <= r[:, 4]).all()
     df = load_corpus(find_corpus(rules), rules).df
     train = df[~held_out(df["deal"].to_numpy(), rules.n_seats)]
-    lo, hi = total_bounds(train)
+    lo, hi = row_bounds(train, "value")
     assert m.open_share == pytest.approx(float((lo < hi).mean())) and m.open_share > 0.5
     # Same corpus and seed: the same model (the draws are seeded).
     again = fit_instant(train, rules, seed=int(m.provenance["seed"]))

@@ -167,17 +167,18 @@ class InstantModel:
         feats = np.empty((1, len(FEATURES)), dtype=np.int64)
         features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
         total = self.line(feats[0], seat)
-        cols = ladder_columns(rules, self.parts(total, "upper" if self.budgeted else "model"))
-        bids = cols["bid"]
         out: dict[str, Any] = {}
         if self.budgeted:
-            cols = ladder_columns(rules, self.parts(total), bids)
-            for at in ("lower", "upper"):
-                b = ladder_columns(rules, self.parts(total, at), bids)
+            # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
+            upper = ladder_columns(rules, self.parts(total, "upper"))
+            cols = ladder_columns(rules, self.parts(total), upper["bid"])
+            for at, b in (("lower", ladder_columns(rules, self.parts(total, "lower"), upper["bid"])), ("upper", upper)):
                 cols[f"p_make_{at}"], cols[f"expected_score_{at}"] = b["p_make"], b["expected_score"]
                 d = decisions(rules, b, confidence)
                 out[f"ceiling_bid_{at}"], out[f"safe_bid_{at}"] = d["ceiling_bid"], d["safe_bid"]
             out["open_share"] = self.open_share
+        else:
+            cols = ladder_columns(rules, self.parts(total))
         if frame:
             import pandas as pd
 
@@ -199,6 +200,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``; ``seed``
     draws the open totals of a budgeted corpus inside their intervals (see the module docstring)."""
     from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.corpus.studies import row_bounds
 
     trump = df["code"].to_numpy() < 4
     d = df[trump]
@@ -207,7 +209,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     X = d[list(FEATURES)].to_numpy(np.float64)
     seats = np.eye(rules.n_seats)[d["soloist"].to_numpy()][:, 1:]  # seat 0 is the baseline
     A = np.column_stack([np.ones(len(d)), X, seats])
-    lo, hi = total_bounds(d)
+    lo, hi = row_bounds(d, "value")
     beta, sd = _line(A, lo, hi)
     pred = A @ beta
     rng = np.random.default_rng([seed, 0x1A57])
@@ -221,7 +223,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     edges = np.quantile(pred, np.arange(1, RESIDUAL_POOLS) / RESIDUAL_POOLS)
     pool = np.searchsorted(edges, pred)
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
-    tb, tsd = _line(At, *tapp_bounds(df))
+    tb, tsd = _line(At, *row_bounds(df, "tapp_value"))
     tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
     prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)),
             "special_share": float(1 - trump.mean()), "residual_sd": sd,
@@ -233,24 +235,6 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
                         tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
                         pool_edges=[float(e) for e in edges], pool=[int(k) for k in pool],
                         open_share=float((lo < hi).mean()), provenance=prov)
-
-
-def total_bounds(df) -> tuple[np.ndarray, np.ndarray]:
-    """The proven interval of each corpus row's total (``value`` is its lower bound; exact rows: twice)."""
-    lo = df["value"].to_numpy(np.float64)
-    if "points_hi" not in df:
-        return lo, lo
-    return lo, lo + (df["points_hi"] - df["points_lo"]).to_numpy(np.float64)
-
-
-def tapp_bounds(df) -> tuple[np.ndarray, np.ndarray]:
-    """The proven interval of each corpus row's Tapp value: the contract's total less the Tapp-unseen one,
-    each anywhere in its own interval."""
-    tv = df["tapp_value"].to_numpy(np.float64)
-    if "points_hi" not in df:
-        return tv, tv
-    return (tv - (df["base_points_hi"] - df["base_points_lo"]).to_numpy(np.float64),
-            tv + (df["points_hi"] - df["points_lo"]).to_numpy(np.float64))
 
 
 def _line(A: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, float]:
