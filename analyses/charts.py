@@ -240,7 +240,7 @@ def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str,
     axes[0].set_ylabel(ylabel or y)
     if k > 1:
         fig.suptitle(title)
-        grey = "#616161"
+        grey = NEUTRAL
         explain = [Line2D([], [], color=grey, marker="."), Line2D([], [], color=grey, linestyle="--"),
                    Patch(facecolor=grey, alpha=0.3, edgecolor=grey)]
         words = legend or ("line", "dashed line", "95 % band")

@@ -26,8 +26,6 @@ SUIT_COLOURS = {"E": "#8d5524", "G": "#2e7d32", "H": "#c62828", "S": "#e6a100"}
 SPECIAL_COLOURS = {"durch": "#455a64", "bettel": "#7b1fa2", "surrender": "#9e9e9e"}
 #: Players, rule sets, scopes: blue, black, teal, violet, pink, olive, grey, navy -- no suit colours.
 SERIES = ("#1565c0", "#212121", "#00897b", "#6a1b9a", "#d81b60", "#827717", "#757575", "#283593")
-#: Monte Carlo against exact: the estimate in the first series colour, the exact value in black.
-ESTIMATE, EXACT = SERIES[0], "#000000"
 #: Things of no suit drawn beside suits (four Aces, Binokel, meld totals): a neutral grey.
 NEUTRAL = "#616161"
 
