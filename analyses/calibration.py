@@ -273,7 +273,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     """
     from binokel_sim.errors import InputError
-    from binokel_sim.corpus.studies import row_bounds
+    from binokel_sim.evaluation.study import row_bounds
     from binokel_sim.evaluation.instant import load_instant
 
     rules = as_rules(rules)

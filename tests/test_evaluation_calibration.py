@@ -111,7 +111,7 @@ BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", 
 
 @pytest.mark.parametrize("name", BUDGETED)
 def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
-    from binokel_sim.corpus.studies import row_bounds
+    from binokel_sim.evaluation.study import row_bounds
     from binokel_sim.evaluation.instant import fit_instant
 
     rules = load_rules(name)

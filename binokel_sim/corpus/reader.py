@@ -151,7 +151,7 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
     Tapp value get ``*_hi`` (the upper bounds' mean), each make rate ``counted_made`` (open deals
     counted as made; ``p_make`` counts them failed), and the Durch rate is None (not checked)."""
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, upper_parts
+    from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, point_intervals, upper_parts
 
     df = c.df
     if not len(df):
@@ -160,9 +160,7 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
     trump = df["code"].to_numpy() < 4
     b = np.asarray(bids, dtype=np.int64)
     # The study's interval columns (corpus rows hold the lower bounds in value / result / base_result).
-    g = add_bounds(df.copy(), {k: df[c].to_numpy(np.int64) for k, c in (
-        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
-        ("base_value_hi", "base_points_hi"))})
+    g = add_bounds(df.copy(), point_intervals(df))
     t = bid_table(rules, parts_of(g), b)
     exact = df["points_exact"].to_numpy(bool) & df["base_points_exact"].to_numpy(bool)
     make = [_make_row(r) for r in t.itertuples()]

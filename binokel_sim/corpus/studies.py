@@ -28,7 +28,7 @@ import pandas as pd
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
-from binokel_sim.evaluation.study import add_bounds, bounds_of, study_deals
+from binokel_sim.evaluation.study import add_bounds, point_intervals, study_deals
 from binokel_sim.rules import Rules, load_rules
 
 from .reader import find_corpus, load_corpus
@@ -60,15 +60,7 @@ def _with_bounds(rows: pd.DataFrame) -> pd.DataFrame:
     out = rows[list(STUDY_COLUMNS)].copy()
     if rows["points_exact"].all() and rows["base_points_exact"].all():
         return out
-    return add_bounds(out, {k: rows[c].to_numpy(np.int64) for k, c in (
-        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
-        ("base_value_hi", "base_points_hi"))})
-
-
-def row_bounds(rows: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
-    """(lower, upper) proven bounds of ``value`` or ``tapp_value`` of corpus rows (:func:`load_corpus` ``.df``),
-    as the studies read them; an exact row gives its value twice."""
-    return bounds_of(_with_bounds(rows), col)
+    return add_bounds(out, point_intervals(rows))
 
 
 def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,

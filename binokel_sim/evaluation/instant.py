@@ -200,7 +200,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``; ``seed``
     draws the open totals of a budgeted corpus inside their intervals (see the module docstring)."""
     from binokel_sim.corpus.manifest import rules_hash
-    from binokel_sim.corpus.studies import row_bounds
+    from binokel_sim.evaluation.study import row_bounds
 
     trump = df["code"].to_numpy() < 4
     d = df[trump]

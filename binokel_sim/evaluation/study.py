@@ -111,6 +111,21 @@ def add_bounds(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
     return df
 
 
+def point_intervals(rows: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The arrays :func:`add_bounds` takes, from corpus rows (their ``points_lo``/``points_hi`` and ``base_``
+    columns; ``value``/``result``/``base_result`` hold the lower bounds)."""
+    return {k: rows[c].to_numpy(np.int64) for k, c in (
+        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
+        ("base_value_hi", "base_points_hi"))}
+
+
+def row_bounds(rows: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) proven bounds of ``value`` or ``tapp_value`` of corpus rows, as the studies read them (an
+    exact row gives its value twice)."""
+    cols = rows[["value", "result", "base_result", "tapp_value"]].copy()
+    return bounds_of(add_bounds(cols, point_intervals(rows)), col)
+
+
 def bounds_of(df: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
     """(lower, upper) bounds of ``value``, ``result`` or ``tapp_value`` per row; rows without interval
     columns (exact solves, corpus rows) give the value twice.
