@@ -157,7 +157,9 @@ def test_table_is_sized_by_the_deal_length():
     p = pos("EA EK / E10 EU / EO GA")
     auto = Solver()
     assert auto.max_points(p) == 34
-    assert auto.tt.shape[0] == 1 << 20  # up to 12 tricks: 2**20 rows
+    assert auto.tt.shape == (1 << 22, 2)  # up to 12 tricks: 2**22 rows of 16 bytes
+    assert auto.tt.ctypes.data % 64 == 0 and auto.qt.ctypes.data % 64 == 0  # buckets on cache lines
+    assert auto.qt.shape[0] == 1 << 20
     fixed = Solver(table_bits=12)
     assert fixed.max_points(p) == 34
     assert fixed.tt.shape[0] == 1 << 12

@@ -76,10 +76,25 @@ class CorpusInterrupted(Interrupted):
         self.done, self.total, self.checkpoint = held, target, folder
 
 
+_TABLES = threading.local()
+
+
+def _tables(tricks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's solver tables for deals of ``tricks`` tricks, and their generation counter: reused
+    deal after deal (each deal a new generation) instead of allocating and zeroing 112 MiB per solve."""
+    from binokel_sim.play.solver.quasi import new_quasi_table
+    from binokel_sim.play.solver.table import bits_for, new_table
+
+    bits = int(bits_for(tricks))
+    held = getattr(_TABLES, "held", None)
+    if held is None or held[0] != bits:
+        held = _TABLES.held = (bits, new_table(bits), new_quasi_table(bits), np.zeros(1, dtype=np.int64))
+    return held[1], held[2], held[3]
+
+
 def _counting_dd() -> tuple[DD, list[int]]:
     """A double-dummy back end that also counts its search nodes (in ``counter[0]``)."""
     from binokel_sim.play.solver import max_points_batch_into
-    from binokel_sim.play.solver.table import bits_for
 
     counter = [0]
 
@@ -87,8 +102,8 @@ def _counting_dd() -> tuple[DD, list[int]]:
         n = counts.shape[0]
         out = np.zeros(n, dtype=np.int32)
         nodes = np.zeros(n, dtype=np.int64)
-        tt = np.zeros((1 << int(bits_for(int(counts[0, 0].sum()))), 5), dtype=np.int64)
-        max_points_batch_into(counts, trump, leader, side, bonus, last, tt, out, nodes)
+        tt, qt, gen = _tables(int(counts[0, 0].sum()))
+        max_points_batch_into(counts, trump, leader, side, bonus, last, tt, qt, gen, out, nodes)
         counter[0] += int(nodes.sum())
         return out
 

@@ -55,10 +55,14 @@ is skipped (:func:`.ordering.twin_bound`).
 
 *Transposition table* (:mod:`.table`). Keyed at trick starts on every seat's
 remaining cards, the player on lead, trump, the side/credit masks, the query
-mode and which bonus seats already hold a trick; the full key is stored (no
-false hits). Each row keeps a lower and an upper bound and the best lead; rows
-sit in buckets of four, replacement prefers old generations, then the fewest
-tricks left. Since entries are facts about a state, one table serves every query
+mode and which bonus seats already hold a trick; a row stores a 64-bit signature
+of that key, independent of the bucket's hash (a false hit: ~2**-64 a probe),
+a lower and an upper bound and the best lead, 16 bytes; rows sit in buckets of
+four, one cache line, and replacement prefers old generations, then the fewest
+tricks left. The probe's one memory read is the search's single dearest
+instruction (13-15 % of its time, ``perf``), so 12-trick deals get 2**22 rows
+(64 MiB): 0.91x the nodes and 0.91x the CPU time of the 40-byte rows with the
+full key at 2**20 on 20 corpus solves (``farm-bench``, 6 pairs). Since entries are facts about a state, one table serves every query
 on a deal -- several thresholds, card values, other trumps (trump is in the key);
 a change of meld bonuses starts a new generation (O(1) clear), and so does a
 position holding a card the deal so far did not (another deal).

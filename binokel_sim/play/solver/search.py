@@ -24,7 +24,7 @@ from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAS
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
-from binokel_sim.play.solver.table import INF, meta_best, meta_lo, meta_hi, probe, slot_of, store
+from binokel_sim.play.solver.table import INF, meta_best, meta_lo, meta_hi, probe, signature, slot_of, store
 
 #: Card points of a 6-bit suit slice.
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
@@ -136,7 +136,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
     base = -1
     row = -1
     first = -1
-    k0 = k1 = k2 = k3 = np.int64(0)
+    k0 = k1 = k2 = k3 = sig = np.int64(0)
     qb = -1
     q0 = q1 = q2 = q3 = u = np.int64(0)
     if pos == 0:
@@ -153,11 +153,12 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         # The table first: most probes settle the window, and then the quick bounds are not needed.
         k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
         base = slot_of(tt, k0, k1, k2, k3)
-        row = probe(tt, base, k0, k1, k2, k3, cfg[C_GEN])
+        sig = signature(k0, k1, k2, k3)
+        row = probe(tt, base, sig, cfg[C_GEN])
         stats[S_PROBES] += 1
         if row >= 0:
             stats[S_HITS] += 1
-            meta = tt[row, 4]
+            meta = tt[row, 1]
             cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
             if cut:
                 stats[S_TTCUT] += 1
@@ -278,7 +279,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         else:
             lo = best
             hi = best
-        store(tt, base, k0, k1, k2, k3, cfg[C_GEN], lo, hi, bm, tleft)
+        store(tt, base, sig, cfg[C_GEN], lo, hi, bm, tleft)
         if qb >= 0:
             qstore(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN], lo, hi, tleft)
     return best
