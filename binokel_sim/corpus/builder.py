@@ -15,8 +15,9 @@ file that is missing, truncated or altered (SHA-256 in the manifest) is recomput
 
 Policy: ``heuristic`` (the studies' default) -- see :data:`POLICY_NOTE`. Measured
 (``benchmarks/bench_corpus.py``, ``standard``, the same 20 deals, CPU time on the
-shared 2-core machine): ``heuristic`` 2.00 s per deal with the Durch check (1.92 s
-without), ``melds`` 2.23 s (20 % more nodes), today's study deal 2.46 s; ``melds``
+shared 2-core machine): ``heuristic`` 1.88 s per deal with the Durch check (2.00 s
+before the 16-byte table rows), ``melds`` 2.23 s (20 % more nodes), today's study deal
+2.08 s (2.46 s before); ``melds
 also plays worse (mean total 188 against 257, Tapp value 44 against 108), so its
 baseline would understate the Tapp. ``sampled`` solves every candidate on inner deals
 (~16 solves per deal): out of budget.

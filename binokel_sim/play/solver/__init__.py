@@ -81,6 +81,18 @@ ordering zeroed per deal): 0.58x the nodes on 100 standard deals and 0.39x on te
 probe and store), so 0.71x the time (``benchmarks/bench_solver.py``). Written for
 every subtree: keeping only subtrees of 64+ nodes gave 0.79x the nodes, not 0.55x.
 
+*Tried and dropped* (40 ``standard`` corpus deals, 80 solves; time ratios from
+``farm-bench`` pairs): enhanced transposition cutoffs (probe every card's next trick
+start before searching, at a trick's last seat) cut nodes 15.5 % from three tricks
+left and 8 % from five, for 1.02x and 0.99x the time -- each extra probe is a memory
+miss; probing only after the first card failed added nodes. No table at two tricks
+left: +34 % nodes. The quasi table from three tricks: -6.4 % nodes, 1.00x time.
+Prefetching the quasi bucket while the main probe waits: 1.00x. Replacement by
+subtree size instead of tricks left: no change at 2**22 rows. The quick bounds are
+far from the window where the search has to run (the upper bound >= 45 points above
+alpha for most nodes below fail-low trick starts), so sharper static bounds of the
+same kind would cut little.
+
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
 array arguments on every recursive call, which cost two thirds of the time
