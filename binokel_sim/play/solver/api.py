@@ -43,8 +43,9 @@ class Solver:
     only on its deal's earlier queries. ``nodes`` counts the search
     nodes of the last query. Not thread-safe; use one Solver per thread.
     ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
-    for the longest deal seen so far (:func:`.table.bits_for`: 40 MiB up to 12
-    tricks, 640 MiB beyond).
+    for the longest deal seen so far (:func:`.table.bits_for`: 64 MiB up to 12
+    tricks, 256 MiB beyond, each with a quasi table of a quarter the rows, 48 and
+    192 MiB).
     """
 
     def __init__(self, table_bits: int | None = None):
