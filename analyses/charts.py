@@ -174,6 +174,63 @@ def odds_dots(labels: Sequence[str], p, lo, hi, exact=None, colors: Sequence[str
     return fig
 
 
+def _band(part: pd.DataFrame, y: str, se: str | None, interval: tuple[str, str] | None,
+          clip: tuple[float, float] | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """A series' 95 % band (lo, hi): its ``interval`` columns, else +-1.96 ``se`` cut to ``clip``; none without."""
+    if interval is not None:
+        return part[interval[0]].to_numpy(dtype=float), part[interval[1]].to_numpy(dtype=float)
+    if not se:
+        return None, None
+    yv = part[y].to_numpy(dtype=float)
+    s = 1.96 * part[se].to_numpy(dtype=float)
+    if clip is None:
+        return yv - s, yv + s
+    return np.clip(yv - s, *clip), np.clip(yv + s, *clip)
+
+
+def _banded_line(ax, xv: np.ndarray, yv: np.ndarray, y2v: np.ndarray | None, lo: np.ndarray | None,
+                 hi: np.ndarray | None, colour: str, label: str | None, alpha: float):
+    """One series: the line, the dashed second column, the band outlined with dots; returns its legend handle."""
+    (line,) = ax.plot(xv, yv, marker=".", color=colour, label=label)
+    if y2v is not None:
+        ax.plot(xv, y2v, color=colour, linestyle="--", linewidth=1.2)
+    if lo is None:
+        return line
+    ax.fill_between(xv, lo, hi, color=colour, alpha=alpha, linewidth=0)
+    for edge in (lo, hi):
+        ax.plot(xv, edge, color=colour, linewidth=0.7, linestyle=":")
+    return line, Patch(facecolor=colour, alpha=0.3, edgecolor=colour)
+
+
+def _style_axes(axes: list, xs: np.ndarray, xlabel: str, logy: bool, clip: tuple[float, float] | None) -> None:
+    """Shared axis settings: log scale, the clip range padded, whole-number ticks for counts, grid."""
+    for ax in axes:
+        if logy:
+            ax.set_yscale("log")
+        if clip is not None:
+            pad = 0.03 * (clip[1] - clip[0])
+            ax.set_ylim(clip[0] - pad, clip[1] + pad)
+        if np.allclose(xs, np.round(xs)):  # counts (tricks, bids): whole-number ticks, every one if few
+            if len(xs) <= 15:
+                ax.set_xticks(xs)
+            else:
+                ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3)
+
+
+def _panel_legend(fig, title: str, dashed: bool, words: tuple[str, str, str] | None) -> None:
+    """Title and a grey legend below the panels saying what the line, the dashed line and the band mean."""
+    fig.suptitle(title)
+    explain = [Line2D([], [], color=NEUTRAL, marker="."), Line2D([], [], color=NEUTRAL, linestyle="--"),
+               Patch(facecolor=NEUTRAL, alpha=0.3, edgecolor=NEUTRAL)]
+    shown = [(h, w) for h, w in zip(explain, words or ("line", "dashed line", "95 % band"))
+             if dashed or h is not explain[1]]
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.legend([h for h, _ in shown], [w for _, w in shown], loc="lower center", ncol=len(shown),
+               fontsize="small", frameon=False)
+
+
 def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str, xlabel: str = "",
                ylabel: str = "", se: str | None = None, logy: bool = False,
                clip: tuple[float, float] | None = None, interval: tuple[str, str] | None = None,
@@ -200,54 +257,21 @@ def line_chart(df: pd.DataFrame, x: str, y: str, series: str | None, title: str,
         ax = axes[i if k > 1 else 0]
         xv, yv = part[x].to_numpy(dtype=float), part[y].to_numpy(dtype=float)
         c = PALETTE[i % len(PALETTE)]
-        lo = hi = None
-        if interval is not None:
-            lo, hi = (part[col].to_numpy(dtype=float) for col in interval)
-        elif se:
-            s = 1.96 * part[se].to_numpy(dtype=float)
-            lo, hi = yv - s, yv + s
-            if clip is not None:
-                lo, hi = np.clip(lo, *clip), np.clip(hi, *clip)
+        lo, hi = _band(part, y, se, interval, clip)
         label = None if name is None else str(name)
         if whiskers and lo is not None:
             dodge = (i - (len(parts) - 1) / 2) * 0.12 * step if k == 1 else 0.0
             ax.errorbar(xv + dodge, yv, yerr=np.vstack([yv - lo, hi - yv]), fmt="-o", ms=4, capsize=2.5,
                         color=c, label=label)
             continue
-        (line,) = ax.plot(xv, yv, marker=".", color=c, label=label)
-        if y2 is not None:
-            ax.plot(xv, part[y2].to_numpy(dtype=float), color=c, linestyle="--", linewidth=1.2)
-        if lo is not None:
-            ax.fill_between(xv, lo, hi, color=c, alpha=0.22 if k > 1 else 0.15, linewidth=0)
-            for edge in (lo, hi):
-                ax.plot(xv, edge, color=c, linewidth=0.7, linestyle=":")
-        handles.append((line, Patch(facecolor=c, alpha=0.3, edgecolor=c)) if lo is not None else line)
+        y2v = None if y2 is None else part[y2].to_numpy(dtype=float)
+        handles.append(_banded_line(ax, xv, yv, y2v, lo, hi, c, label, 0.22 if k > 1 else 0.15))
         if k > 1:
             ax.set_title(label or "", fontsize=10)
-    for ax in axes:
-        if logy:
-            ax.set_yscale("log")
-        if clip is not None:
-            pad = 0.03 * (clip[1] - clip[0])
-            ax.set_ylim(clip[0] - pad, clip[1] + pad)
-        if np.allclose(xs, np.round(xs)):  # counts (tricks, bids): whole-number ticks, every one if few
-            if len(xs) <= 15:
-                ax.set_xticks(xs)
-            else:
-                ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.set_xlabel(xlabel or x)
-        ax.grid(alpha=0.3)
+    _style_axes(axes, xs, xlabel or x, logy, clip)
     axes[0].set_ylabel(ylabel or y)
     if k > 1:
-        fig.suptitle(title)
-        grey = NEUTRAL
-        explain = [Line2D([], [], color=grey, marker="."), Line2D([], [], color=grey, linestyle="--"),
-                   Patch(facecolor=grey, alpha=0.3, edgecolor=grey)]
-        words = legend or ("line", "dashed line", "95 % band")
-        shown = [(h, w) for h, w in zip(explain, words) if y2 is not None or h is not explain[1]]
-        fig.tight_layout(rect=(0, 0.1, 1, 1))
-        fig.legend([h for h, _ in shown], [w for _, w in shown], loc="lower center", ncol=len(shown),
-                   fontsize="small", frameon=False)
+        _panel_legend(fig, title, y2 is not None, legend)
         return fig
     ax = axes[0]
     ax.set_title(title)
