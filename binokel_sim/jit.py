@@ -4,7 +4,14 @@
 thread pools can run kernels side by side; ``error_model="numpy"`` so integer
 division never raises inside a kernel.
 
-Kernels live in modules (numba caches by source file); here, without a file, caching is off:
+Kernels live in modules (numba caches by source file); here, without a file, caching is off.
+numba checks only a kernel's own file when it reuses a cached compilation, and a caller's
+cached machine code contains the kernels it calls: after editing a kernel in a working copy,
+delete the ``__pycache__`` folders of the modules that call it (``find binokel_sim -name
+__pycache__ -exec rm -rf {} +``), or the callers keep running the old code. An installed
+release is not affected (installing writes every file anew, which invalidates every cache).
+
+
 
 >>> @kernel(cache=False)
 ... def add(a, b):
