@@ -196,12 +196,12 @@ def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, 
 
 def _tie_note(rules: Rules, seed: int, study: pd.DataFrame) -> str:
     """How often the exchange's valuation ties between trumps on the study's deals, and the shares without them."""
-    from binokel_sim.evaluation.study import deal_frame
+    from binokel_sim.evaluation.study import deal_hands
     from binokel_sim.exchange.policy import trump_ties
     from binokel_sim.runner import Chunk
 
     n = len(study)
-    _, hands, tapp = deal_frame(rules, seed, Chunk(0, 0, n))
+    hands, tapp = deal_hands(rules, seed, Chunk(0, 0, n))
     ties = trump_ties(rules, np.ascontiguousarray(hands[np.arange(n), np.arange(n) % rules.n_seats]), tapp)
     tied = ties.sum(axis=1) > 1
     code = study["code"].to_numpy()[:n]

@@ -60,11 +60,18 @@ def _melds_only(rules: Rules, mine: np.ndarray, tapp: np.ndarray) -> tuple[np.nd
     return with_tapp, without
 
 
+def deal_hands(rules: Rules, seed: int, chunk: Chunk, stream: tuple[int, ...] = STREAM_STUDY
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(hands uint8[n, seats, 24], tapp uint8[n, 24]) of a chunk's deals: the cards alone, without
+    :func:`deal_frame`'s features and melds-only exchange."""
+    rows = Dealer(rules, seed, stream=stream).deal(chunk.size, start=chunk.start)
+    return deal_counts(rows, rules)
+
+
 def deal_frame(rules: Rules, seed: int, chunk: Chunk, stream: tuple[int, ...] = STREAM_STUDY
                ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """(rows with the features and melds-only columns, hands uint8[n, seats, 24], tapp uint8[n, 24]) of a chunk."""
-    rows = Dealer(rules, seed, stream=stream).deal(chunk.size, start=chunk.start)
-    hands, tapp = deal_counts(rows, rules)
+    hands, tapp = deal_hands(rules, seed, chunk, stream)
     idx = np.arange(chunk.start, chunk.stop)
     seats = idx % rules.n_seats
     mine = np.ascontiguousarray(hands[np.arange(chunk.size), seats])
