@@ -61,8 +61,9 @@ a lower and an upper bound and the best lead, 16 bytes; rows sit in buckets of
 four, one cache line, and replacement prefers old generations, then the fewest
 tricks left. The probe's one memory read is the search's single dearest
 instruction (13-15 % of its time, ``perf``), so 12-trick deals get 2**22 rows
-(64 MiB): 0.91x the nodes and 0.91x the CPU time of the 40-byte rows with the
-full key at 2**20 on 20 corpus solves (``farm-bench``, 6 pairs). Since entries are facts about a state, one table serves every query
+(64 MiB): against the 40-byte rows with the full key at 2**20, 0.91x the nodes on
+80 corpus solves and 0.91x the CPU time on 20 of them (``farm-bench``, 6 pairs).
+Since entries are facts about a state, one table serves every query
 on a deal -- several thresholds, card values, other trumps (trump is in the key);
 a change of meld bonuses starts a new generation (O(1) clear), and so does a
 position holding a card the deal so far did not (another deal).
