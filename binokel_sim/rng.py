@@ -63,3 +63,16 @@ def next_below(state, bound):
         if u < limit:
             return state, u % bound
 
+
+
+@kernel
+def counts_key(counts, salt):
+    """Two key words from a card-count vector (counts 0..2 packed base 4) and ``salt``.
+
+    A stream keyed by what a player has seen, not by a run's seed: the same view gets the
+    same draws in every run (the partner's share, the trump tie-break).
+    """
+    z = np.uint64(0)
+    for c in range(counts.shape[0]):
+        z = z * np.uint64(4) + np.uint64(counts[c])
+    return mix64(z), mix64(z ^ mix64(np.uint64(salt) + np.uint64(0x5A17)))

@@ -214,6 +214,8 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
              f"build CPU {m['cpu_seconds']:.0f} s"]
     for b in m.get("builds", [])[-3:]:
         lines.append(f"  build {b.get('started')}: {b.get('command')}")
+    for r in m.get("revisions", []):  # columns re-derived in place after a policy change (solved columns kept)
+        lines.append(f"  revised {r.get('date')}: {r.get('what')}: {r.get('note')}")
     if not h.get("n"):
         return "\n".join(lines + ["  no deals yet"])
     pm = lambda d, f="{:.1f}": f"{f.format(d['mean'])} ± {f.format(d['se'])} (n {d['n']})"  # noqa: E731

@@ -36,6 +36,7 @@ from binokel_sim.dealing.dealer import deal_one
 from binokel_sim.evaluation.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
                                              durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
+from binokel_sim.exchange.partner import partner_allowance
 from binokel_sim.jit import kernel
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import special_score
@@ -175,6 +176,8 @@ class Choice:
 
 
 def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.ndarray:
+    """The cheap policies' own estimate of the chosen candidates' totals (0 for a special): the kept
+    cards' heuristic value, plus the partner's expected share where a team plays (:mod:`.partner`)."""
     n = idx.shape[0]
     kept = cs.kept[np.arange(n), idx]
     dp = cs.disc_points[np.arange(n), idx]
@@ -186,6 +189,10 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
         if is_trump(code[i]):
             fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
             out[i] = int(round(vals[code[i]]))
+    if rules.layout.partnership:
+        trump = is_trump(code)
+        share = partner_allowance(rules, cs.pool[trump], code[trump])
+        out[trump] += np.rint(share).astype(np.int64)
     return out
 
 
