@@ -208,8 +208,9 @@ def _tie_note(rules: Rules, seed: int, study: pd.DataFrame) -> str:
     clear = ~tied & (code < 4)
     shares = ", ".join(f"{SUIT_NAMES[c]} {np.mean(code[clear] == k):.3f}" for k, c in enumerate("EGHS"))
     return (f"In {int(tied.sum())} of {n} deals ({tied.mean():.1%}) two or more trumps tie in the exchange's"
-            " valuation; the soloist then names the first in the order Eichel, Grün, Herz, Schellen, which alone"
-            f" moves shares towards Eichel. Without those deals the trump shares are {shares} ({int(clear.sum())}"
+            " valuation; the soloist then names one of them by a key of the cards he has seen (the same cards,"
+            " the same choice; fair between the suits)."
+            f" Without those deals the trump shares are {shares} ({int(clear.sum())}"
             f" deals; a choice blind to the suit gives 0.250 ± {np.sqrt(0.25 * 0.75 / max(int(clear.sum()), 1)):.3f}"
             " each).")
 

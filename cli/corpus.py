@@ -1,4 +1,4 @@
-"""``binokel corpus build|info``: a corpus of solved deals, built once and read by the studies."""
+"""``binokel corpus build|info|refresh``: a corpus of solved deals, built once and read by the studies."""
 
 from __future__ import annotations
 
@@ -84,3 +84,29 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
                    "headline": h})
         return
     click.echo(render_info(c, h))
+
+
+@corpus.command("refresh")
+@click.argument("folder", type=click.Path())
+@json_option
+@quiet_option
+@scale_options
+def refresh_cmd(folder, as_json, quiet, scale) -> None:
+    """Bring a corpus up to the current exchange policy: re-derive every row's decisions and the
+    soloist's estimate from its cards, re-solve only the rows whose decisions changed.
+
+    The result holds the rows a fresh build would (except the kept rows' nodes and seconds).
+
+    \b
+    Example:
+      binokel corpus refresh data/corpus/four-solo --workers 2
+    """
+    from binokel_sim.corpus.refresh import refresh_corpus
+
+    command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    r = refresh_corpus(folder, scale=scale, command=command)
+    if as_json:
+        echo_json(r)
+    elif not quiet:
+        click.echo(f"corpus {folder}: {r['rows']} rows, {r['changed']} re-solved (their exchange changed), "
+                   f"{r['estimates_changed']} more with a new estimate; {r['seconds']:.0f} s")

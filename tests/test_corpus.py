@@ -268,3 +268,56 @@ def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole)
     g, st2 = fit(load_rules(PRESET), *split(fresh, load_rules(PRESET).n_seats))
     assert (f.intercept, f.coef, f.sd) == (g.intercept, g.coef, g.sd)
     assert stats["r2_train"] == st2["r2_train"]
+
+
+def _rewrite_chunk(folder, name, df):
+    """Replace a chunk's rows and its manifest checksum (as an older build would have written them)."""
+    from binokel_sim.corpus.manifest import file_sha256
+
+    p = folder / name
+    df.to_parquet(p, index=False, compression="zstd")
+    m = json.loads((folder / "manifest.json").read_text())
+    next(c for c in m["chunks"] if c["file"] == name)["sha256"] = file_sha256(p)
+    (folder / "manifest.json").write_text(json.dumps(m))
+
+
+def test_refresh_under_the_same_code_changes_nothing(whole, tmp_path, capsys):
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    code, out, err = run_cli(capsys, "corpus", "refresh", str(d), "--json", "--workers", "1")
+    assert code == 0, err
+    assert {k: v for k, v in json.loads(out).items() if k != "seconds"} == {"rows": N, "changed": 0,
+                                                                             "estimates_changed": 0}
+    for p in whole.glob("chunk-*.parquet"):
+        assert (d / p.name).read_bytes() == p.read_bytes()
+    assert json.loads((d / "manifest.json").read_text())["revisions"][-1]["rows"] == N
+
+
+def test_refresh_rebuilds_rows_of_an_older_policy_as_a_fresh_build(whole, tmp_path):
+    from binokel_sim.corpus.refresh import refresh_corpus
+
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    # An older policy: deal 4 got another trump (and a garbage value), deal 3 another estimate.
+    df = pd.read_parquet(d / "chunk-00001.parquet")
+    i4 = df.index[df["deal"] == 4][0]
+    df.loc[i4, "code"] = (df.loc[i4, "code"] + 1) % 4
+    df.loc[i4, "value"] = -7
+    df["subjective"] = [np.asarray(s) + 33 * (d == 3) for s, d in zip(df["subjective"], df["deal"])]
+    _rewrite_chunk(d, "chunk-00001.parquet", df)
+    r = refresh_corpus(d, scale=Scale(workers=1))
+    assert (r["rows"], r["changed"], r["estimates_changed"]) == (N, 1, 1)
+    pd.testing.assert_frame_equal(rows(d).drop(columns=["nodes"]), rows(whole).drop(columns=["nodes"]))
+
+
+def test_refresh_refuses_a_sampled_corpus_and_a_corrupt_chunk(whole, tmp_path, capsys):
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    p = d / "chunk-00002.parquet"
+    p.write_bytes(p.read_bytes()[:50])
+    assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="chunk-00002.parquet is truncated or corrupt")
+    m = json.loads((d / "manifest.json").read_text())
+    m["policy"] = "sampled"
+    (d / "manifest.json").write_text(json.dumps(m))
+    assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="a 'sampled' corpus cannot be refreshed")
+    assert_one_line_error(capsys, "corpus", "refresh", str(tmp_path / "none"), contains="no such folder")

@@ -161,3 +161,22 @@ def test_durch_from_the_hand_sees_only_the_hand():
     for h, t, m in zip(hands, tapps, cs.measure[:, col], strict=True):
         durch = [c for c in cheap_candidates(list(cards_of(h)), list(cards_of(t)), r) if c.contract == "durch"]
         assert durch[0].measure == m and durch[0].discard == tuple(cards_of(t))
+
+
+def test_trump_ties_are_broken_fairly_and_by_the_view():
+    from binokel_sim.exchange.policy import best_index
+
+    rng = np.random.default_rng(4)
+    pools = rng.integers(0, 3, size=(4000, 24)).astype(np.uint8)
+    # Four trumps tie at the top (a lower candidate first); the pick must be fair between them.
+    values = np.tile([1.0, 5.0, 5.0, 5.0, 5.0], (4000, 1))
+    codes = np.tile([0, 0, 1, 2, 3], (4000, 1))
+    idx = best_index(values, codes, pools)
+    picked = np.bincount(codes[np.arange(4000), idx], minlength=4)
+    # chi-square, 3 degrees of freedom: 16.27 is its 0.999 quantile
+    assert ((picked - 1000) ** 2 / 1000).sum() < 16.27, picked
+    assert (idx >= 1).all()
+    assert best_index(values[:7], codes[:7], pools[:7]).tolist() == idx[:7].tolist()  # a function of the view
+    # Ties within one trump keep the first candidate; a clear best is the best.
+    assert best_index(np.array([[3.0, 3.0, 2.0]]), np.array([[1, 1, 2]]), pools[:1]).tolist() == [0]
+    assert best_index(np.array([[3.0, 4.0, 2.0]]), np.array([[0, 1, 2]]), pools[:1]).tolist() == [1]

@@ -42,7 +42,8 @@ def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standar
 
     ``estimate``: for ``sampled`` the mean double-dummy total (a special: its score) over
     ``settings.inner`` deals of the unseen cards (n = inner, with its standard error);
-    else the heuristic value (n = 1).
+    else the heuristic value (n = 1), with the partner's expected share where a team plays
+    (:mod:`binokel_sim.exchange.partner`).
 
     >>> ch = choose_exchange("EA EA E10 E10 EK EK EO EO EU EU HA HA", "GA SA S10 HK", policy="melds")
     >>> ch.announce(), ch.estimate > 1544

@@ -38,6 +38,7 @@ from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bet
                                              durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
 from binokel_sim.exchange.partner import partner_allowance
 from binokel_sim.jit import kernel
+from binokel_sim.rng import counts_key
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import special_score
 
@@ -198,8 +199,8 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
 
 def trump_ties(rules: Rules | str, hands: np.ndarray, tapps: np.ndarray) -> np.ndarray:
     """Per view (``hands``, ``tapps``: uint8[n, 24]): which trumps (bool[n, 4]) reach the best cheap value of
-    the ``heuristic``/``melds`` policies' candidates. The policies name the first of them (Eichel, Grün, Herz,
-    Schellen): with two or more, that tie-break, not the cards, picks the trump.
+    the ``heuristic``/``melds`` policies' candidates. With two or more, :func:`best_index`'s tie-break picks
+    the trump.
 
     >>> from binokel_sim.cards import counts_of, parse_cards
     >>> hand = counts_of(parse_cards("EA E10 EK EO EU HA H10 HK HO HU GA SA"))  # Eichel and Herz alike
@@ -211,6 +212,33 @@ def trump_ties(rules: Rules | str, hands: np.ndarray, tapps: np.ndarray) -> np.n
     return np.stack([((cs.code == t) & (cs.cheap == best[:, None])).any(axis=1) for t in range(4)], axis=1)
 
 
+#: Salt of the trump tie-break's key (:func:`binokel_sim.rng.counts_key` of the view).
+TIE_SALT = 0x71E
+
+
+def best_index(values: np.ndarray, codes: np.ndarray, pools: np.ndarray) -> np.ndarray:
+    """Per view, the candidate with the highest value (``values``, ``codes``: [n, K]).
+
+    Where two or more trumps reach it, the trump is picked by a key of the view's cards
+    (:func:`binokel_sim.rng.counts_key`): a function of what the soloist has seen, the same in
+    every run, and fair between the suits (the first maximum favoured Eichel, then Grün). Ties
+    within one trump, or with no trump among the best, keep the first candidate.
+
+    >>> v = np.array([[5.0, 7.0, 7.0, 7.0]]); c = np.array([[0, 0, 1, 3]])
+    >>> int(best_index(v, c, np.zeros((1, 24), np.uint8))[0]) in (1, 2, 3)
+    True
+    """
+    at = values == values.max(axis=1, keepdims=True)
+    idx = np.argmax(at, axis=1)
+    tied = np.stack([(at & (codes == t)).any(axis=1) for t in range(4)], axis=1)
+    for i in np.nonzero(tied.sum(axis=1) > 1)[0]:
+        trumps = np.nonzero(tied[i])[0]
+        key = counts_key(np.ascontiguousarray(pools[i], dtype=np.uint8), TIE_SALT)[0]
+        t = trumps[int(key % np.uint64(trumps.size))]
+        idx[i] = np.argmax(at[i] & (codes[i] == t))
+    return idx
+
+
 def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.ndarray | None = None,
            top_k: int = 3, durch_max_losers: int = 1, dd: DD | None = None) -> Choice:
     """Pick one candidate per view by ``policy``; ``inner`` (uint8[n, M, seats, 24]) for ``sampled``."""
@@ -218,7 +246,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     n, K = cs.code.shape
     rows = np.arange(n)
     if policy != "sampled":
-        idx = np.argmax(cs.cheap, axis=1)  # first maximum: deterministic ties
+        idx = best_index(cs.cheap, cs.code, cs.pool)
         est = _heuristic_estimate(rules, cs, idx)
         return Choice(index=idx, subjective=est[:, None], subjective_took=np.ones((n, 1), dtype=bool))
     assert inner is not None, "the sampled policy needs inner deals"
@@ -262,7 +290,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     # A sure special not played (Bettel, or Durch by the cheap measure) keeps its cheap value.
     unplayed_special = ~is_trump(cs.code) & ~play & np.isfinite(cs.cheap)
     score[unplayed_special] = cs.cheap[unplayed_special]
-    idx = np.argmax(score, axis=1)
+    idx = best_index(score, cs.code, cs.pool)
     subj = np.zeros((n, M), dtype=np.int64)
     subj_took = np.zeros((n, M), dtype=bool)
     pos = {(int(a), int(b)): r for r, (a, b) in enumerate(zip(vi, ci))}
