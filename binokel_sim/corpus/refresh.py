@@ -143,8 +143,8 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
     t0 = time.perf_counter()
     lock = threading.Lock()
     totals = {"rows": 0, "changed": 0, "estimates_changed": 0}
-    revision: dict[str, Any] = {"what": "refresh", "command": command, "started": datetime.now(UTC).isoformat(timespec="seconds"),
-                "package_version": __version__}
+    revision: dict[str, Any] = {"what": "refresh", "command": command, "package_version": __version__,
+                                "started": datetime.now(UTC).isoformat(timespec="seconds")}
     m.setdefault("revisions", []).append(revision)
 
     def store(_j: int, c: Chunk, res: tuple[pd.DataFrame, int, int]) -> None:
