@@ -321,3 +321,31 @@ def test_refresh_refuses_a_sampled_corpus_and_a_corrupt_chunk(whole, tmp_path, c
     (d / "manifest.json").write_text(json.dumps(m))
     assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="a 'sampled' corpus cannot be refreshed")
     assert_one_line_error(capsys, "corpus", "refresh", str(tmp_path / "none"), contains="no such folder")
+
+
+def test_a_killed_refresh_keeps_its_finished_chunks_and_a_rerun_finishes(whole, tmp_path, monkeypatch):
+    import binokel_sim.corpus.refresh as refresh
+
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    for name in ("chunk-00000.parquet", "chunk-00002.parquet"):  # an older estimate in the first and last chunk
+        df = pd.read_parquet(d / name)
+        df["subjective"] = [np.asarray(s) + 5 for s in df["subjective"]]
+        _rewrite_chunk(d, name, df)
+    real = refresh.refresh_rows
+
+    def dies_at_deal_6(rules, m, df):
+        if df["deal"].iloc[0] >= 6:
+            raise KeyboardInterrupt
+        return real(rules, m, df)
+
+    monkeypatch.setattr(refresh, "refresh_rows", dies_at_deal_6)
+    with pytest.raises(refresh.RefreshInterrupted, match=f"corpus {d} has 6 of {N} rows refreshed"):
+        refresh.refresh_corpus(d, scale=Scale(workers=1))
+    assert (d / "chunk-00000.parquet").read_bytes() == (whole / "chunk-00000.parquet").read_bytes()
+    assert (d / "chunk-00002.parquet").read_bytes() != (whole / "chunk-00002.parquet").read_bytes()
+    load_corpus(d, PRESET)  # the manifest matches every chunk file
+    monkeypatch.setattr(refresh, "refresh_rows", real)
+    r = refresh.refresh_corpus(d, scale=Scale(workers=1))
+    assert (r["changed"], r["estimates_changed"]) == (0, 2)
+    pd.testing.assert_frame_equal(rows(d), rows(whole))

@@ -48,7 +48,7 @@ from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
-from .builder import _summarise, build_corpus, corpus_rows  # noqa: F401  (build_corpus: the doctest)
+from .builder import _count_string, _summarise, build_corpus, corpus_rows  # noqa: F401  (build_corpus: the doctest)
 from .manifest import MANIFEST, file_sha256, read_manifest
 
 class RefreshInterrupted(Interrupted):
@@ -67,12 +67,8 @@ ESTIMATE = ("subjective", "subjective_took")
 
 
 def _counts(col) -> np.ndarray:
-    """uint8[n, 24] from a column of 24-digit count strings."""
+    """uint8[n, 24] from a column of 24-digit count strings (the inverse of the builder's ``_count_string``)."""
     return np.array([[int(ch) for ch in s] for s in col], dtype=np.uint8).reshape(len(col), -1)
-
-
-def _strings(counts: np.ndarray) -> list[str]:
-    return ["".join(str(int(x)) for x in row) for row in counts]
 
 
 def derive(rules: Rules, policy: str, df: pd.DataFrame) -> dict[str, Any]:
@@ -89,7 +85,7 @@ def derive(rules: Rules, policy: str, df: pd.DataFrame) -> dict[str, Any]:
     cs = build_candidates(rules, mine, tapp, policy, per_trump=st.per_trump)
     ch = choose(rules, 0, cs, policy)
     rows = np.arange(n)
-    return {"code": cs.code[rows, ch.index].astype(np.int64), "discard": _strings(cs.disc[rows, ch.index]),
+    return {"code": cs.code[rows, ch.index].astype(np.int64), "discard": _count_string(cs.disc[rows, ch.index]),
             "base_contract": [CONTRACT_NAMES[c] for c in base_code],
             "subjective": list(ch.subjective), "subjective_took": list(ch.subjective_took)}
 
@@ -101,11 +97,11 @@ def refresh_rows(rules: Rules, m: dict[str, Any], df: pd.DataFrame) -> tuple[pd.
     for col in DECISIONS:
         changed |= np.asarray(df[col].tolist(), dtype=object) != np.asarray(new[col], dtype=object)
     out = df.copy()
-    est_changed = 0
+    estimate = np.zeros(len(df), dtype=bool)
     for col in ESTIMATE:
-        same = np.array([np.array_equal(a, b) for a, b in zip(df[col], new[col])])
-        est_changed = max(est_changed, int((~same & ~changed).sum()))
+        estimate |= ~np.array([np.array_equal(a, b) for a, b in zip(df[col], new[col])], dtype=bool)
         out[col] = new[col]
+    est_changed = int((estimate & ~changed).sum())
     budget = m.get("solve_budget")
     fresh = [corpus_rows(rules, int(m["seed"]), m["policy"], Chunk(0, d, d + 1), bool(m["durch_check"]), budget)
              for d in df["deal"].to_numpy()[changed]]

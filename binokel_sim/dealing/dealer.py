@@ -54,6 +54,21 @@ def deal_one(key0, key1, index, free, fixed, buf, out):
 
 
 @kernel
+def unseen_types(deck, pool):
+    """The cards of ``deck`` (counts per type) not in ``pool``, one int8 type per card, in type order."""
+    size = 0
+    for c in range(deck.shape[0]):
+        size += deck[c] - pool[c]
+    free = np.empty(size, dtype=np.int8)
+    k = 0
+    for c in range(deck.shape[0]):
+        for _ in range(deck[c] - pool[c]):
+            free[k] = c
+            k += 1
+    return free
+
+
+@kernel
 def deal_batch(key0, key1, start, free, fixed, out):
     """Deals ``start .. start + len(out)`` into ``out`` (int8[n, slots])."""
     buf = np.empty(free.shape[0], dtype=np.int8)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.cards import N_TYPES, deck_types
-from binokel_sim.dealing.dealer import deal_one
+from binokel_sim.dealing.dealer import deal_one, unseen_types
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
@@ -49,15 +49,8 @@ def allowance_batch(pools, trumps, deck, hand_size, table, weights, draws, out):
     ``pools``: uint8[n, 24] the cards the soloist has seen; ``trumps``: int64[n] (only trumps 0..3).
     """
     for i in range(pools.shape[0]):
-        size = 0
-        for c in range(N_TYPES):
-            size += deck[c] - pools[i, c]
-        free = np.empty(size, dtype=np.int8)
-        k = 0
-        for c in range(N_TYPES):
-            for _ in range(deck[c] - pools[i, c]):
-                free[k] = c
-                k += 1
+        free = unseen_types(deck, pools[i])
+        size = free.shape[0]
         fixed = np.full(size, -1, dtype=np.int8)
         buf = np.empty(size, dtype=np.int8)
         row = np.empty(size, dtype=np.int8)

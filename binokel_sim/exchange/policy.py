@@ -32,7 +32,7 @@ import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
-from binokel_sim.dealing.dealer import deal_one
+from binokel_sim.dealing.dealer import deal_one, unseen_types
 from binokel_sim.evaluation.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
                                              durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
@@ -141,15 +141,8 @@ def inner_hands(key0, key1, views, pools, deck, m, others, hand_size, out):
     """
     n = pools.shape[0]
     for i in range(n):
-        size = 0
-        for c in range(24):
-            size += deck[c] - pools[i, c]
-        free = np.empty(size, dtype=np.int8)
-        k = 0
-        for c in range(24):
-            for _ in range(deck[c] - pools[i, c]):
-                free[k] = c
-                k += 1
+        free = unseen_types(deck, pools[i])
+        size = free.shape[0]
         fixed = np.full(size, -1, dtype=np.int8)
         buf = np.empty(size, dtype=np.int8)
         row = np.empty(size, dtype=np.int8)
