@@ -88,10 +88,12 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
 
 @corpus.command("refresh")
 @click.argument("folder", type=click.Path())
+@click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
+@out_option("Write the summary (rows, re-solved, new estimates, seconds) to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def refresh_cmd(folder, as_json, quiet, scale) -> None:
+def refresh_cmd(folder, rules_src, out, as_json, quiet, scale) -> None:
     """Bring a corpus up to the current exchange policy: re-derive every row's decisions and the
     soloist's estimate from its cards, re-solve only the rows whose decisions changed.
 
@@ -104,7 +106,9 @@ def refresh_cmd(folder, as_json, quiet, scale) -> None:
     from binokel_sim.corpus.refresh import refresh_corpus
 
     command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    r = refresh_corpus(folder, scale=scale, command=command)
+    r = refresh_corpus(folder, scale=scale, command=command, rules=rules_src)
+    if out is not None:
+        write_table(pd.DataFrame([r]), out)
     if as_json:
         echo_json(r)
     elif not quiet:

@@ -10,7 +10,7 @@ from binokel_sim.cli import commands
 
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
           ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build")}
-LONG = RANDOM - {("deal",)}
+LONG = RANDOM - {("deal",)} | {("corpus", "refresh")}
 
 
 def _options(cmd) -> set[str]:
@@ -27,7 +27,7 @@ def test_every_command_takes_the_common_options():
         assert ("--seed" in opts) == (path in RANDOM), path
         assert ({"--workers", "--checkpoint", "--scheduler"} <= opts) == (path in LONG), path
         assert "--chart" not in opts and ("--charts" in opts) == ("--chart-format" in opts), path
-    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("fit", "instant")}
+    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"), ("fit", "instant")}
 
 
 def test_help_lists_every_command_on_one_line(capsys):

@@ -284,8 +284,10 @@ def _rewrite_chunk(folder, name, df):
 def test_refresh_under_the_same_code_changes_nothing(whole, tmp_path, capsys):
     d = tmp_path / "c"
     shutil.copytree(whole, d)
-    code, out, err = run_cli(capsys, "corpus", "refresh", str(d), "--json", "--workers", "1")
+    code, out, err = run_cli(capsys, "corpus", "refresh", str(d), "--json", "--workers", "1", "--rules", PRESET,
+                             "--out", str(tmp_path / "r.csv"))
     assert code == 0, err
+    assert pd.read_csv(tmp_path / "r.csv", comment="#")[["rows", "changed"]].values.tolist() == [[N, 0]]
     assert {k: v for k, v in json.loads(out).items() if k != "seconds"} == {"rows": N, "changed": 0,
                                                                              "estimates_changed": 0}
     for p in whole.glob("chunk-*.parquet"):
@@ -321,6 +323,7 @@ def test_refresh_refuses_a_sampled_corpus_and_a_corrupt_chunk(whole, tmp_path, c
     (d / "manifest.json").write_text(json.dumps(m))
     assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="a 'sampled' corpus cannot be refreshed")
     assert_one_line_error(capsys, "corpus", "refresh", str(tmp_path / "none"), contains="no such folder")
+    assert_one_line_error(capsys, "corpus", "refresh", str(whole), "--rules", "standard", contains="holds rules")
 
 
 def test_a_killed_refresh_keeps_its_finished_chunks_and_a_rerun_finishes(whole, tmp_path, monkeypatch):

@@ -45,7 +45,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.evaluation.deals import EvalSettings, baseline_choices
 from binokel_sim.exchange.policy import build_candidates, choose
 from binokel_sim.output import atomic_path, write_json
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .builder import _count_string, _summarise, build_corpus, corpus_rows  # noqa: F401  (build_corpus: the doctest)
@@ -117,9 +117,10 @@ def refresh_job_chunk(job: Job, chunk: Chunk) -> tuple[pd.DataFrame, int, int]:
     return refresh_rows(job.rules, p["manifest"], df)
 
 
-def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, command: str | None = None
-                   ) -> dict[str, Any]:
-    """Refresh corpus ``folder`` under the current exchange policy code (see the module docstring).
+def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, command: str | None = None,
+                   rules: Rules | str | None = None) -> dict[str, Any]:
+    """Refresh corpus ``folder`` under the current exchange policy code (see the module docstring);
+    with ``rules``, the corpus must have been built with them (content hash).
 
     Returns ``rows``, ``changed`` (re-solved), ``estimates_changed`` and ``seconds``.
     """
@@ -131,8 +132,9 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
     if m["policy"] == "sampled":
         raise InputError(f"corpus {folder}: a 'sampled' corpus cannot be refreshed (its decisions need the solver"
                          " on every row): rebuild it")
-    rules = load_rules_of(Corpus(folder, m, pd.DataFrame()))
-    check_rules(m, rules, folder)
+    if rules is not None:
+        check_rules(m, load_rules(rules), folder)
+    of = load_rules_of(Corpus(folder, m, pd.DataFrame()))
     entries = sorted(m["chunks"], key=lambda c: c["index"])
     for e in entries:
         _read_chunk(folder, e)  # a corrupt chunk stops the refresh before any work (one line: which)
@@ -161,7 +163,7 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
             _summarise(m)
             write_json(m, folder / MANIFEST)
 
-    job = Job("corpus-refresh", refresh_job_chunk, n=len(entries), seed=int(m["seed"]), rules=rules, chunk_size=1,
+    job = Job("corpus-refresh", refresh_job_chunk, n=len(entries), seed=int(m["seed"]), rules=of, chunk_size=1,
               params={"folder": os.fspath(folder), "entries": [dict(e) for e in entries], "manifest": _plain(m)})
     try:
         run_jobs([job], scale or Scale(), "chunks", on_result=store)
