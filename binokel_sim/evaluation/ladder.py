@@ -48,8 +48,10 @@ SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ce
 
 #: What decides going out after seeing the Tapp, per exchange policy (the soloist's own knowledge).
 SURRENDER_BASIS = {
-    "melds": "the policy's own estimate (heuristic value of the kept cards), not the deal's double-dummy result",
-    "heuristic": "the policy's own estimate (heuristic value of the kept cards), not the deal's double-dummy result",
+    "melds": "the policy's own estimate (heuristic value of the kept cards; with a partner, plus his expected"
+             " share), not the deal's double-dummy result",
+    "heuristic": "the policy's own estimate (heuristic value of the kept cards; with a partner, plus his expected"
+                 " share), not the deal's double-dummy result",
     "sampled": "the policy's own estimate (mean double-dummy total on its inner deals of the unseen cards),"
                " not the deal's own double-dummy result",
 }
