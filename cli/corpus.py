@@ -23,7 +23,7 @@ def corpus() -> None:
     """Corpora of solved deals (build, extend, inspect)."""
 
 
-@corpus.command("build")
+@corpus.command("build", short_help="Build or extend a corpus of solved deals.")
 @rules_option
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals the corpus should hold.")
 @output_option("--out", kind="folder", help="Corpus folder (created or extended; required).")
@@ -60,7 +60,7 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, as_json
                    f"fraction {m['unresolved_fraction']:.3f}")
 
 
-@corpus.command("info")
+@corpus.command("info", short_help="Print a corpus's manifest and headline figures.")
 @click.argument("folder", type=click.Path())
 @click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
 @out_option("Write the make rates per bid to FILE.csv, .parquet or .json.")
@@ -86,7 +86,7 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
     click.echo(render_info(c, h))
 
 
-@corpus.command("refresh")
+@corpus.command("refresh", short_help="Bring a corpus up to the current exchange policy.")
 @click.argument("folder", type=click.Path())
 @click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
 @out_option("Write the summary (rows, re-solved, new estimates, seconds) to FILE.csv, .parquet or .json.")

@@ -37,7 +37,7 @@ def test_help_lists_every_command_on_one_line(capsys):
     for name in ("bid", "calibrate", "compare", "deal", "fit", "melds", "odds", "report", "simulate", "solve"):
         (line,) = [x for x in listed if x.strip().startswith(name + " ")]
         assert len(line.split(maxsplit=1)[1]) > 20  # a real summary, not cut
-    for group in ("odds", "simulate", "fit"):
+    for group in ("odds", "simulate", "fit", "corpus"):
         code, out, _ = run_cli(capsys, group, "--help")
         assert code == 0 and "..." not in out.split("Commands:")[1]
 
