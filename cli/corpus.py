@@ -18,6 +18,12 @@ from .scale_options import scale_options
 from .study_options import solve_budget_option
 
 
+#: The corpus folder argument and the --rules check that ``info`` and ``refresh`` share.
+corpus_folder = click.argument("folder", type=click.Path())
+check_rules_option = click.option("--rules", "rules_src", default=None,
+                                  help="Check the corpus against these rules (preset or TOML).")
+
+
 @click.group(short_help="Corpora of solved deals: build, extend, inspect.")
 def corpus() -> None:
     """Corpora of solved deals (build, extend, inspect)."""
@@ -61,8 +67,8 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, as_json
 
 
 @corpus.command("info", short_help="Print a corpus's manifest and headline figures.")
-@click.argument("folder", type=click.Path())
-@click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
+@corpus_folder
+@check_rules_option
 @out_option("Write the make rates per bid to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
@@ -87,8 +93,8 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
 
 
 @corpus.command("refresh", short_help="Bring a corpus up to the current exchange policy.")
-@click.argument("folder", type=click.Path())
-@click.option("--rules", "rules_src", default=None, help="Check the corpus against these rules (preset or TOML).")
+@corpus_folder
+@check_rules_option
 @out_option("Write the summary (rows, re-solved, new estimates, seconds) to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option

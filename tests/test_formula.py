@@ -77,7 +77,12 @@ def test_shipped_coefficients_have_provenance():
     prov = data["standard"]["provenance"]
     assert {"seed", "rules", "policy", "n_train", "n_test", "r2_test", "rmse_test", "command"} <= set(prov)
     assert prov["rules"] == "standard" and f.sd == pytest.approx(prov["rmse_test"])
-    assert set(f.coef) == set(FORMULA_FEATURES)
+    # The five terms, or all seven features where their out-of-sample gain's interval lies above 0.
+    from binokel_sim.evaluation.features import FEATURES
+
+    seven = prov.get("model") == "all seven features"
+    assert set(f.coef) == set(FEATURES if seven else FORMULA_FEATURES)
+    assert seven == (prov["richer_gain"][1] > 0)
 
 
 def test_a_formula_that_does_not_predict_is_not_printed():
