@@ -28,6 +28,7 @@ WRITERS = [
     (["calibrate"], [("--out", "table"), ("--charts", "folder")]),
     (["corpus", "build", "--deals", "100000"], [("--out", "folder")]),
     (["corpus", "info", "data/corpus/standard"], [("--out", "table")]),
+    (["corpus", "refresh", "data/corpus/standard"], [("--out", "table"), ("--checkpoint", "folder")]),
     (["fit", "instant"], [("--out", "table")]),
 ]
 
@@ -48,7 +49,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 15
+    assert found == writers and len(found) == 16
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])
