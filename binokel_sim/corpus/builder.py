@@ -193,6 +193,13 @@ def corpus_job_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
                        job.params.get("solve_budget"))
 
 
+def chunk_stats(path: Path, rows: pd.DataFrame) -> dict[str, Any]:
+    """A chunk's manifest figures: the file's SHA-256, its rows' search nodes, CPU seconds and open deals."""
+    return {"sha256": file_sha256(path), "nodes": int(rows["nodes"].sum()),
+            "cpu_seconds": round(float(rows["seconds"].sum()), 3),
+            "unresolved": int((~rows["points_exact"] | ~rows["base_points_exact"]).sum())}
+
+
 def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: bool) -> dict[str, Any]:
     return {
         "format": CORPUS_FORMAT, "rules": rules.name, "rules_source": rules.source, "rules_hash": rules_hash(rules),
@@ -305,9 +312,7 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
             m["chunks"].append({
                 "index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
                 "stop": int(rows["deal"].iloc[-1]) + 1,
-                "rows": len(rows), "sha256": file_sha256(path), "nodes": int(rows["nodes"].sum()),
-                "cpu_seconds": round(float(rows["seconds"].sum()), 3),
-                "unresolved": int((~rows["points_exact"] | ~rows["base_points_exact"]).sum()),
+                "rows": len(rows), **chunk_stats(path, rows),
             })
             _summarise(m)
             m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)

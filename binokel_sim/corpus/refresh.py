@@ -48,8 +48,8 @@ from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
-from .builder import _count_string, _summarise, build_corpus, corpus_rows  # noqa: F401  (build_corpus: the doctest)
-from .manifest import MANIFEST, file_sha256, read_manifest
+from .builder import _count_string, _summarise, build_corpus, chunk_stats, corpus_rows  # noqa: F401  (build_corpus: the doctest)
+from .manifest import MANIFEST, read_manifest
 
 class RefreshInterrupted(Interrupted):
     """Ctrl-C during a refresh: the chunks refreshed so far are stored in the corpus itself."""
@@ -110,7 +110,7 @@ def refresh_rows(rules: Rules, m: dict[str, Any], df: pd.DataFrame) -> tuple[pd.
 
 
 def refresh_job_chunk(job: Job, chunk: Chunk) -> tuple[pd.DataFrame, int, int]:
-    """:func:`refresh_rows` of corpus chunk file ``params['files'][chunk.index]`` as a runner job."""
+    """:func:`refresh_rows` of the corpus chunk ``params['entries'][chunk.index]`` as a runner job."""
     p = job.params
     entry = p["entries"][chunk.index]
     df = pd.read_parquet(Path(p["folder"]) / entry["file"])
@@ -153,9 +153,7 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
             if changed or est:
                 with atomic_path(path) as tmp:
                     rows.to_parquet(tmp, index=False, compression="zstd")
-            entry.update(sha256=file_sha256(path), nodes=int(rows["nodes"].sum()),
-                         cpu_seconds=round(float(rows["seconds"].sum()), 3),
-                         unresolved=int((~rows["points_exact"] | ~rows["base_points_exact"]).sum()))
+            entry.update(chunk_stats(path, rows))
             totals["rows"] += len(rows)
             totals["changed"] += changed
             totals["estimates_changed"] += est
