@@ -215,7 +215,9 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
     for b in m.get("builds", [])[-3:]:
         lines.append(f"  build {b.get('started')}: {b.get('command')}")
     for r in m.get("revisions", []):  # columns re-derived in place after a policy change (solved columns kept)
-        lines.append(f"  revised {r.get('date')}: {r.get('what')}: {r.get('note')}")
+        what = r.get("note") or (f"{r.get('command')}: {r.get('rows')} rows, {r.get('changed')} re-solved, "
+                                 f"{r.get('estimates_changed')} new estimates")
+        lines.append(f"  revised {r.get('date') or r.get('started')}: {r.get('what')}: {what}")
     if not h.get("n"):
         return "\n".join(lines + ["  no deals yet"])
     pm = lambda d, f="{:.1f}": f"{f.format(d['mean'])} ± {f.format(d['se'])} (n {d['n']})"  # noqa: E731
