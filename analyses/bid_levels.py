@@ -2,7 +2,8 @@
 
 Deals of one class are pooled: P(make) and the expected score per bid come from
 :func:`binokel_sim.evaluation.hand.bid_table` on the class's deals (the soloist goes out
-after seeing the Tapp where his own estimate says so); the ceiling is the highest bid
+after seeing the Tapp where his own estimate, weighed with its measured error, says so:
+:mod:`binokel_sim.evaluation.going_out`); the ceiling is the highest bid
 with positive expected score, the safe bid the highest with P(make) >= confidence.
 Classes: meld points at the best trump x aces (what a player counts before bidding).
 

@@ -162,8 +162,9 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
 
 
 # --- The two tiers of ``binokel bid`` on held-out corpus deals -------------------------------------------------
-# The corpus holds each deal's realised double-dummy outcome (the heuristic exchange, going out by the soloist's
-# own estimate), so a tier's prediction for the soloist's hand can be scored against it without solving anything.
+# The corpus holds each deal's realised double-dummy outcome (the heuristic exchange, going out by the
+# soloist's own estimate: evaluation.going_out), so a tier's prediction for the soloist's hand can be scored
+# against it without solving anything.
 
 
 def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int = 10,

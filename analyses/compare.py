@@ -128,7 +128,9 @@ def play_rows(rules: Rules, parts: list[list[dict[str, Any]]], budgeted: bool = 
     name, rows = rules.name, []
     rows.append(_mean(name, "play", "soloist score per deal", d["score"].to_numpy()))
     rows.append(_mean(name, "play", "contract bid", d["bid"].to_numpy()))
-    played = d[d["contract"] == "trump"]
+    # The deal's double-dummy figures count surrendered deals too (played out for them): going out is
+    # the soloist's choice, not a property of the deal.
+    played = d[d["contract"].isin(["trump", "surrender"])]
     makeable = np.array([floor_to_step(t, rules) if took else 0 for t, took in zip(played["total"], played["took"])])
     rows.append(_mean(name, "play", "makeable bid (double dummy)", makeable))
     for b in TYPICAL_BIDS:
@@ -143,7 +145,8 @@ def play_rows(rules: Rules, parts: list[list[dict[str, Any]]], budgeted: bool = 
 
 
 def budget_rows(rules: Rules, d: pd.DataFrame, played: pd.DataFrame) -> list[dict[str, Any]]:
-    """The figures a solve budget adds (see the module docstring): ``played`` are the trump contracts of ``d``."""
+    """The figures a solve budget adds (see the module docstring): ``played`` are the trump contracts of ``d``
+    (surrendered ones played out)."""
     name = rules.name
     rows = [_mean(name, "play", "unresolved deals (solve budget)", ~d["exact"].to_numpy(bool))]
     took = played["took"].to_numpy(bool)

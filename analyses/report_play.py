@@ -136,7 +136,8 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
     if src is not None:
         s.text.append(source_line(src))
     s.text.append("P(make) against the bid, by the meld points of the hand before the Tapp (double-dummy play, "
-                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate says so).")
+                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate, weighed with "
+                  "its error measured on the corpus, says playing is worse).")
     edges, labels = REPORT_CLASSES["melds"]
     cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
     lo_v, hi_v = bounds_of(study, "value")

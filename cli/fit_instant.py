@@ -48,8 +48,10 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
     p = m.provenance
     if as_json:
         echo_json({"rules_hash": m.rules_hash, "n_train": p["n_train"], "residual_sd": p["residual_sd"],
+                   "estimate_error": dict(zip(("intercept", "slope", "sd", "n"), m.estimate_error)),
                    "written": str(where) if where else None})
         return
     click.echo(f"# instant model: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
                f" {len(train)} training deals ({c.n} in {folder}, the rest held out); residual sd"
                f" {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))
+    click.echo(f"# going out weighs the soloist's estimate with {m.going_out_error.describe()}")

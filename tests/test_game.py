@@ -17,6 +17,7 @@ from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.game.runs import simulate_games
 from binokel_sim.rules import load_rules
+from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.runner import Scale
 from binokel_sim.play.solver import Position, Solver
 from clitools import assert_one_line_error, run_cli
@@ -124,6 +125,11 @@ def test_games_are_consistent_and_reproducible(short_kreuz):
         assert game["deals"] == len(part) and last[f"total_p{game['winner']}"] >= 500
         assert all(max(row[f"total_p{p}"] for p in range(4)) < 500 for _, row in part.iloc[:-1].iterrows())
         assert ((part["deal"] % 4 + part["soloist_seat"]) % 4 == part["soloist"]).all()
+    # Going out follows the bid ladder's rule on the soloist's own estimate after the Tapp.
+    tr = d[d["contract"].isin(["trump", "surrender"])]
+    rule = goes_out(tr["soloist_estimate"].to_numpy()[:, None], np.ones((len(tr), 1), bool), tr["bid"].to_numpy(), r)
+    assert ((tr["contract"] == "surrender").to_numpy() == rule.diagonal()).all()
+    assert (tr.loc[tr["contract"] == "trump", "made_if_played"] == tr.loc[tr["contract"] == "trump", "made"]).all()
     s = a.summary.set_index("figure")
     assert s.loc["deals per game", "n"] == 3 and s.loc["deals per game", "value"] == a.games["deals"].mean()
     assert s.loc["win rate team 0 (players 0, 2)", "value"] + s.loc["win rate team 1 (players 1, 3)", "value"] == 1

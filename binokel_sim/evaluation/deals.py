@@ -58,6 +58,10 @@ class EvalSettings:
         for name in ("inner", "top_k", "per_trump", "base_inner", "chunk_size", "exact_every"):
             if getattr(self, name) < 1:
                 raise InputError(f"{name.replace('_', '-')}: must be at least 1, got {getattr(self, name)}")
+        if self.policy == "sampled" and self.inner < 2:
+            # One estimate per deal is weighed with the corpus's error model (evaluation.going_out), which
+            # was fitted for the heuristic's estimate: the sampled policy averages its inner deals instead.
+            raise InputError(f"inner: the sampled policy weighs going out over 2 or more inner deals, got {self.inner}")
         return self
 
 

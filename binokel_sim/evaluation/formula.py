@@ -62,10 +62,10 @@ class Formula:
 
     def expected_score(self, total: float, bid: int, failure_factor: int) -> float:
         """E[score] at ``bid``: E[T; T >= bid] - failure_factor * bid * P(T < bid), T ~ N(total, sd)."""
-        z = (bid - total) / self.sd
-        p = 0.5 * (1.0 - math.erf(z / math.sqrt(2.0)))
-        phi = math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
-        return total * p + self.sd * phi - failure_factor * bid * (1.0 - p)
+        from binokel_sim.evaluation.going_out import EstimateError
+
+        err = EstimateError(0.0, 1.0, self.sd, 0)
+        return float(err.expected_play(np.array([float(total)]), np.array([bid]), failure_factor)[0, 0])
 
     def advise(self, counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
         """Estimate, ceiling bid (E[score] > 0) and safe bid (P(make) >= confidence) of one hand."""

@@ -39,6 +39,7 @@ from binokel_sim.evaluation import checked
 from binokel_sim.evaluation.deals import (STREAM_DEALS, EvalSettings, baseline_choices, deal_counts, play_deals,
                                           resolve_settings)
 from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted, threshold_points
+from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns, safe_bid_se, summarise
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import as_counts
@@ -150,7 +151,9 @@ class HandEvaluation:
     @property
     def surrender_basis(self) -> str:
         """What decides going out after the Tapp is seen (never the deal's own double-dummy result)."""
-        return SURRENDER_BASIS[self.settings.policy]
+        if self.settings.policy == "sampled":
+            return SURRENDER_BASIS["sampled"]
+        return f"{SURRENDER_BASIS[self.settings.policy]} ({going_out_basis(self.rules)})"
 
     def ladder_at(self, bids) -> dict[str, np.ndarray]:
         """The ladder's columns (P(make), E[score], ... with errors) at any ``bids``, e.g. one a calibration asks.

@@ -7,7 +7,8 @@ double-dummy total on the hand's countable features
 pairs -- (total - line, the soloist's own estimate - line, took a trick) of every
 trump deal. A new hand's ladder is :func:`binokel_sim.evaluation.ladder.bid_table` on
 ``line + residuals``: the same table, semantics and going-out rule as the checked
-tier, with the model's own estimate deciding going out. The Tapp value is a second
+tier, with the model's own estimate deciding going out, weighed with the error model
+(:mod:`binokel_sim.evaluation.going_out`) fitted on the same training deals. The Tapp value is a second
 line with its residual spread. ``n`` is the number of training deals whose residuals
 the hand draws on; the standard errors are those of that many deals (the line's own error
 is not in them).
@@ -53,6 +54,7 @@ import numpy as np
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
+from binokel_sim.evaluation.going_out import EstimateError, fit_estimate_error
 from binokel_sim.rules import Rules
 
 MODEL_FILE = Path(__file__).with_name("instant_model.json")
@@ -113,6 +115,9 @@ class InstantModel:
     pool_edges: list[float] = field(default_factory=list)
     pool: list[int] = field(default_factory=list)
     open_share: float = 0.0
+    #: [intercept, slope, sd, n]: the double-dummy total on the policy's own estimate
+    #: (:class:`~binokel_sim.evaluation.going_out.EstimateError`, the going-out rule's error model).
+    estimate_error: list[float] = field(default_factory=list)
     provenance: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -145,13 +150,20 @@ class InstantModel:
                     result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
                     subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
 
+    @property
+    def going_out_error(self) -> EstimateError | None:
+        """The error model of the soloist's estimate fitted with this model (None: face value)."""
+        e = self.estimate_error
+        return EstimateError(float(e[0]), float(e[1]), float(e[2]), int(e[3])) if e else None
+
     def p_make(self, rules: Rules, feats: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
         """Predicted P(make) float[n, len(bids)] of hands with features ``feats[n, 7]`` at ``seats[n]``."""
         from binokel_sim.evaluation.ladder import outcomes
 
         out = np.empty((len(feats), len(bids)))
         for i in range(len(feats)):
-            out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids)[0].mean(axis=0)
+            out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids,
+                              self.going_out_error)[0].mean(axis=0)
         return out
 
     def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8, frame: bool = True
@@ -170,15 +182,17 @@ class InstantModel:
         out: dict[str, Any] = {}
         if self.budgeted:
             # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
-            upper = ladder_columns(rules, self.parts(total, "upper"))
-            cols = ladder_columns(rules, self.parts(total), upper["bid"])
-            for at, b in (("lower", ladder_columns(rules, self.parts(total, "lower"), upper["bid"])), ("upper", upper)):
+            err = self.going_out_error
+            upper = ladder_columns(rules, self.parts(total, "upper"), None, err)
+            cols = ladder_columns(rules, self.parts(total), upper["bid"], err)
+            for at, b in (("lower", ladder_columns(rules, self.parts(total, "lower"), upper["bid"], err)),
+                          ("upper", upper)):
                 cols[f"p_make_{at}"], cols[f"expected_score_{at}"] = b["p_make"], b["expected_score"]
                 d = decisions(rules, b, confidence)
                 out[f"ceiling_bid_{at}"], out[f"safe_bid_{at}"] = d["ceiling_bid"], d["safe_bid"]
             out["open_share"] = self.open_share
         else:
-            cols = ladder_columns(rules, self.parts(total))
+            cols = ladder_columns(rules, self.parts(total), None, self.going_out_error)
         if frame:
             import pandas as pd
 
@@ -215,6 +229,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     rng = np.random.default_rng([seed, 0x1A57])
     y = impute(pred, sd, lo, hi, rng)
     est = np.array([np.mean(s) for s in d["subjective"]])
+    err = fit_estimate_error(y, est)
     cols = [np.rint(y - pred), np.rint(est - pred), d["took"].to_numpy(bool)]
     budgeted = bool((lo < hi).any())
     if budgeted:
@@ -234,7 +249,8 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
                         seat=[0.0] + [float(b) for b in beta[1 + len(FEATURES):]], residuals=res.tolist(),
                         tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
                         pool_edges=[float(e) for e in edges], pool=[int(k) for k in pool],
-                        open_share=float((lo < hi).mean()), provenance=prov)
+                        open_share=float((lo < hi).mean()),
+                        estimate_error=[err.intercept, err.slope, err.sd, err.n], provenance=prov)
 
 
 def _line(A: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, float]:
@@ -283,6 +299,15 @@ def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel |
     # package, whose builder pulls in the study code: ``binokel bid``'s start-up time (tests check they agree).
     d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules)[:16])
     return InstantModel(**d) if d else None
+
+
+def read_estimate_error(key: str, path: str | Path) -> "EstimateError | None":
+    """The going-out error model stored with the instant model of rules hash ``key`` (16 digits), or None."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    d = json.loads(p.read_text(encoding="utf-8")).get(key)
+    return InstantModel(**d).going_out_error if d else None
 
 
 def save_instant(model: InstantModel, path: str | Path | None = None) -> Path:

@@ -9,8 +9,9 @@ Semantics (printed by ``binokel bid``):
 * **safe**: the highest bid with P(make) >= confidence.
 
 The going-out decision uses only what the soloist knows after seeing the Tapp: the
-exchange policy's own estimate (``subjective`` totals), never the double-dummy result
-of the deal itself (:data:`SURRENDER_BASIS`).
+exchange policy's own estimate (``subjective`` totals) with its error measured on the
+corpus (:mod:`binokel_sim.evaluation.going_out`), never the double-dummy result of the
+deal itself (:data:`SURRENDER_BASIS`).
 
 Why safe <= ceiling: at bid ``b`` a made trump deal scores its total >= ``b``; any
 other deal scores ``-failure_factor * b`` (failed) or ``-penalty_factor * b`` (went
@@ -37,7 +38,8 @@ import numpy as np
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import bid_ladder, surrender_choice
+from binokel_sim.evaluation.going_out import ErrorArg, goes_out
+from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import wilson
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: the instant tier's start-up does without it
@@ -49,10 +51,10 @@ SEMANTICS = ("P(make): the soloist plays (does not go out) and makes the bid; ce
 #: What decides going out after seeing the Tapp, per exchange policy (the soloist's own knowledge).
 SURRENDER_BASIS = {
     "melds": "the policy's own estimate (heuristic value of the kept cards; with a partner, plus his expected"
-             " share), not the deal's double-dummy result",
+             " share) weighed with its error measured on the corpus, not the deal's double-dummy result",
     "heuristic": "the policy's own estimate (heuristic value of the kept cards; with a partner, plus his expected"
-                 " share), not the deal's double-dummy result",
-    "sampled": "the policy's own estimate (mean double-dummy total on its inner deals of the unseen cards),"
+                 " share) weighed with its error measured on the corpus, not the deal's double-dummy result",
+    "sampled": "the policy's own estimate (mean double-dummy score on its inner deals of the unseen cards),"
                " not the deal's own double-dummy result",
 }
 
@@ -76,16 +78,19 @@ def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int |
     return top + "a Durch/Bettel scores its own value whatever the bid, so its losses do not scale with the bid"
 
 
-def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[np.ndarray, ...]:
+def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids, error: ErrorArg = "fitted") -> tuple[np.ndarray, ...]:
     """Per deal and bid (arrays [n, len(bids)]): (made, score, went out, made double-dummy).
 
     The rows :func:`bid_table` averages; calibration compares them one by one with predictions.
+    Going out: :func:`binokel_sim.evaluation.going_out.goes_out` with ``error`` (an
+    :class:`~binokel_sim.evaluation.going_out.EstimateError`, None: the estimate at face value,
+    ``"fitted"``: the model fitted for ``rules``).
 
     >>> from binokel_sim.rules import load_rules
     >>> parts = dict(value=np.array([200]), took=np.array([True]), code=np.array([0]), result=np.array([200]),
     ...              special_made=np.array([False]), subjective=np.array([[190]]), subjective_took=np.array([[True]]))
-    >>> # at 200 his own estimate (190) says go out: -1 x bid beats failing at -2 x bid
-    >>> [x.tolist() for x in outcomes(load_rules("standard"), parts, np.array([180, 200, 210]))[:2]]
+    >>> # at 200 his own estimate (190, at face value) says go out: -1 x bid beats failing at -2 x bid
+    >>> [x.tolist() for x in outcomes(load_rules("standard"), parts, np.array([180, 200, 210]), None)[:2]]
     [[[True, False, False]], [[200, -200, -210]]]
     """
     bids = np.asarray(bids, dtype=np.int64)
@@ -96,25 +101,23 @@ def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[np.ndarr
     made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
     # A special's score does not depend on the bid: it is the deal's result.
     play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
-    subj, subj_took = parts["subjective"], parts["subjective_took"]
-    # The soloist's estimate of playing each bid, from his own sampled (or heuristic) totals.
-    subj_made = subj_took[:, :, None] & (subj[:, :, None] >= b[:, None, :])
-    expected_play = np.where(subj_made, subj[:, :, None], -ff * b[:, None, :]).mean(axis=1)
-    out_ = surrender_choice(expected_play, bids, rules) & trump[:, None]
+    # The soloist's own view of playing each bid, from his sampled (or heuristic) totals.
+    out_ = goes_out(parts["subjective"], parts["subjective_took"], bids, rules, error) & trump[:, None]
     score = np.where(out_, -rules.surrender.penalty_factor * b, play)
     made = made_dd & ~out_
     return made, score, out_, made_dd
 
 
-def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None) -> pd.DataFrame:
+def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None,
+              error: ErrorArg = "fitted") -> pd.DataFrame:
     """:func:`ladder_columns` as a DataFrame."""
     import pandas as pd
 
-    return pd.DataFrame(ladder_columns(rules, parts, bids))
+    return pd.DataFrame(ladder_columns(rules, parts, bids, error))
 
 
-def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None
-                   ) -> dict[str, np.ndarray]:
+def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None,
+                   error: ErrorArg = "fitted") -> dict[str, np.ndarray]:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
@@ -122,7 +125,7 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
     bid, or a made Durch/Bettel: their value covers any bid); going out counts as not
     made. ``p_made_dd``: made double-dummy whether or not he went out. Score: the total,
     or ``-failure_factor * bid``; a special its own score; going out ``-penalty * bid``
-    wherever the soloist's own estimate of playing is worse.
+    wherever the soloist's own estimate of playing is worse (``error``: see :func:`outcomes`).
     """
     value, took, code = parts["value"], parts["took"], parts["code"]
     trump = is_trump(code)
@@ -130,7 +133,7 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
         top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
         step = rules.bidding.bid_step
         bids = bid_ladder(rules, -(-top // step) * step + step)
-    made, score, out_, made_dd = outcomes(rules, parts, bids)
+    made, score, out_, made_dd = outcomes(rules, parts, bids, error)
     n = value.shape[0]
     p = made.mean(axis=0)
     ps = out_.mean(axis=0)

@@ -25,7 +25,7 @@ import pandas as pd
 
 from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
-from binokel_sim.game.simulate import MAX_DEALS, ceiling_name, play_budget, simulate_game
+from binokel_sim.game.simulate import DEAL_COLUMNS, MAX_DEALS, ceiling_name, play_budget, simulate_game
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale
 
@@ -90,8 +90,7 @@ def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int 
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     gcols = ["game", "deals", "winner"] + (["winner_team"] if rules.layout.partnership else []) + [
         f"final_p{p}" for p in range(n)]
-    dcols = ["game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "p_make_predicted",
-             "claimed_by", "exact", "made_lo", "made_hi", "side_total_lo", "side_total_hi"] + [
+    dcols = list(DEAL_COLUMNS) + [
         c for p in range(n) for c in (f"score_p{p}", f"total_p{p}")]
     gdf = pd.DataFrame(game_rows, columns=gcols)
     ddf = pd.DataFrame(deal_rows, columns=dcols)
@@ -134,7 +133,7 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
     rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
     if budgeted:
         rows.extend(budget_rows(deals, rules.scoring.failure_factor))
-    rows.extend(calibration_rows(deals))
+    rows.extend(calibration_rows(deals, budgeted))
     rows.append(rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
     rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
     rows.append(rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
@@ -144,21 +143,37 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
 
 
 
-def calibration_rows(deals: pd.DataFrame) -> list[dict[str, Any]]:
-    """The auction's predicted P(make) of the trump contracts played beside the realised make rate.
+def calibration_rows(deals: pd.DataFrame, budgeted: bool = False) -> list[dict[str, Any]]:
+    """The auction's predicted P(make) of its trump contracts beside the double-dummy make rate.
 
+    Every trump contract counts, a surrendered one as played out (``made_if_played``): the
+    auction predicts whether the bid is reachable, before the Tapp decides going out, so
+    leaving the surrendered deals out would compare it with a selected sample.
     ``made - predicted``: its standard error is the outcomes' spread under the prediction,
     sqrt(sum p(1 - p)) / n, so |value / se| > 4 flags an auction whose estimates are off.
+    ``budgeted``: the make rate also as a range (deals the solve budget left open counted as
+    failed / as made), which the prediction should fall in.
+
+    >>> d = pd.DataFrame({"contract": ["trump", "surrender", "trump"], "p_make_predicted": [0.8, 0.6, 0.7],
+    ...                   "made_if_played": [True, False, True]})
+    >>> [(r["figure"], round(r["value"], 3), r["n"]) for r in calibration_rows(d)]  # doctest: +NORMALIZE_WHITESPACE
+    [('predicted P(make) (trump contracts)', 0.7, 3),
+     ('double-dummy make rate (trump contracts, surrendered ones played out)', 0.667, 3),
+     ('made - predicted (trump contracts)', -0.033, 3)]
     """
-    t = deals[(deals["contract"] == "trump") & deals["p_make_predicted"].notna()]
+    t = deals[deals["contract"].isin(["trump", "surrender"]) & deals["p_make_predicted"].notna()]
     pred = t["p_make_predicted"].to_numpy(np.float64)
-    made = t["made"].to_numpy(bool)
+    made = t["made_if_played"].to_numpy(bool)
     n = len(t)
-    rows = [mean_row("predicted P(make) (played trump contracts)", pred),
-            rate_row("make rate (played trump contracts)", made)]
+    rows = [mean_row("predicted P(make) (trump contracts)", pred),
+            rate_row("double-dummy make rate (trump contracts, surrendered ones played out)", made)]
     gap = float(made.mean() - pred.mean()) if n else float("nan")
     se = float(np.sqrt((pred * (1 - pred)).sum()) / n) if n else float("nan")
-    rows.append({"figure": "made - predicted (played trump contracts)", "value": gap, "se": se, "n": n})
+    rows.append({"figure": "made - predicted (trump contracts)", "value": gap, "se": se, "n": n})
+    if budgeted:
+        for end, word in (("lo", "failed"), ("hi", "made")):
+            rows.append(rate_row(f"double-dummy make rate (trump contracts), unresolved as {word}",
+                                 t[f"made_if_played_{end}"].to_numpy(bool)))
     return rows
 
 

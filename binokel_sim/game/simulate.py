@@ -7,8 +7,9 @@ One deal:
 2. **Exchange** -- the soloist takes the Tapp and picks discard and contract with the
    exchange optimiser's cheap stage (:func:`binokel_sim.exchange.policy.build_candidates`, the
    array path: no input validation per deal; policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
-3. **Surrender** -- the soloist goes out when its own estimate of the total is below the
-   bid and the rules allow it (:func:`binokel_sim.scoring.surrender_choice`).
+3. **Surrender** -- the soloist goes out when the exchange's estimate of his side's total after
+   seeing the Tapp (the partner's expected share included) makes playing the bid worse than
+   going out and the rules allow it: the bid ladder's rule (:func:`binokel_sim.evaluation.going_out.goes_out`).
 4. **Play** -- double-dummy, card by card (:func:`binokel_sim.game.cardplay.play_line`), so
    every seat's own tricks are known; Durch/Bettel are decided by the solver's queries.
    Which query (issue #11): the score needs the soloist's total when made and each
@@ -60,8 +61,9 @@ from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, seat_totals, surrender_choice,
+from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, seat_totals,
                                  table_scores)
+from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.play.solver import Position, Solver
 
 #: A game still open after this many deals is recorded as unfinished (winner -1).
@@ -105,13 +107,6 @@ def ceiling(counts: np.ndarray, rules: Rules) -> int:
     return floor_to_step(best, rules)
 
 
-def surrender_estimate(counts: np.ndarray, heuristic_value: float, rules: Rules) -> float:
-    """The soloist's estimate of his side's total when deciding to go out: the formula's estimate
-    of his dealt hand where a usable formula exists, else the exchange heuristic's value."""
-    f = _formula(rules)
-    return f.total(counts, rules) if f is not None else float(heuristic_value)
-
-
 def predicted_p_make(counts: np.ndarray, bid: int, rules: Rules) -> float:
     """The auction's P(make) of ``bid`` for a hand (before the Tapp): the formula's normal model
     around its estimate; NaN where no usable formula is committed for ``rules``."""
@@ -119,18 +114,10 @@ def predicted_p_make(counts: np.ndarray, bid: int, rules: Rules) -> float:
     return float(f.p_make(f.total(counts, rules), int(bid))) if f is not None else float("nan")
 
 
-def expected_play_score(estimate: float, bid: int, rules: Rules) -> float:
-    """The soloist's expected score of playing ``bid`` when his estimate of his total is ``estimate``.
-
-    With a committed hand-point formula, the estimate is taken as uncertain with the
-    formula's residual spread (the same error model the auction bids with), so a hand a
-    little under its bid still plays when failing is less likely than it looks. Without
-    one, the estimate is taken at face value: made if it reaches the bid, else failed.
-    """
-    f = _formula(rules)
-    if f is not None:
-        return f.expected_score(float(estimate), int(bid), rules.scoring.failure_factor)
-    return float(estimate) if estimate >= bid else float(-rules.scoring.failure_factor * bid)
+#: The deals table's columns before each player's ``score_p{p}`` / ``total_p{p}``.
+DEAL_COLUMNS = ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump", "made", "p_make_predicted",
+                "claimed_by", "exact", "made_lo", "made_hi", "side_total_lo", "side_total_hi", "soloist_estimate",
+                "made_if_played", "made_if_played_lo", "made_if_played_hi")
 
 
 @dataclass
@@ -153,14 +140,19 @@ class DealRecord:
     exact: bool = True
     made_lo: bool = False
     made_hi: bool = False
-    #: The proven range of the soloist side's total (trump contracts; else -1).
+    #: The proven range of the soloist side's total (trump contracts, a surrendered one played out; else -1).
     side_total_lo: int = -1
     side_total_hi: int = -1
+    #: Trump contracts: the soloist's estimate of his side's total after the Tapp, which decided going out (else
+    #: -1), and whether the double-dummy line makes the bid, played out also where he went out (with a budget:
+    #: at the proven range's ends, open deals counted as failed / as made).
+    soloist_estimate: int = -1
+    made_if_played: bool = False
+    made_if_played_lo: bool = False
+    made_if_played_hi: bool = False
 
     def row(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in ("game", "deal", "soloist", "soloist_seat", "bid", "contract", "trump",
-                                           "made", "p_make_predicted", "claimed_by", "exact", "made_lo", "made_hi",
-                                           "side_total_lo", "side_total_hi")}
+        d = {k: getattr(self, k) for k in DEAL_COLUMNS}
         for p, (s, t) in enumerate(zip(self.scores, self.totals)):
             d[f"score_p{p}"] = s
             d[f"total_p{p}"] = t
@@ -202,7 +194,8 @@ class _Outcome:
     scores: np.ndarray  # per seat
     #: Per trick: (winner seat, running deal total of every seat after it) -- for Aus.
     running: list[tuple[int, np.ndarray]]
-    #: Trump contracts played: the soloist side's total and whether it took a trick (else -1, False).
+    #: Trump contracts: the soloist side's total and whether it took a trick, played out also where he went
+    #: out (else -1, False).
     total: int = -1
     took: bool = False
     #: The auction's P(make) of the contract (the formula's normal model on the soloist's dealt hand; NaN without one).
@@ -214,6 +207,11 @@ class _Outcome:
     exact: bool = True
     made_lo: bool = False
     made_hi: bool = False
+    #: Trump contracts: the soloist's own estimate of his side's total after the Tapp (his going-out basis),
+    #: and whether the double-dummy line makes the bid, played out also where he went out: (made, at the
+    #: proven range's lower end, at its upper end).
+    estimate: int = -1
+    made_dd: tuple[bool, bool, bool] = (False, False, False)
 
     def __post_init__(self) -> None:
         if self.total_lo < 0 and self.total_hi < 0:
@@ -261,7 +259,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     sol, bid = auction([ceiling(h, rules) for h in hands], rules)
     predicted = predicted_p_make(hands[sol], bid, rules)
     cs = build_candidates(rules, hands[sol][None], counts_of(row[sl[n]], check=False)[None], "heuristic", per_trump=1)
-    best = candidate_at(rules, cs, 0, int(choose(rules, sol, cs, "heuristic").index[0]))
+    ch = choose(rules, sol, cs, "heuristic")
+    best = candidate_at(rules, cs, 0, int(ch.index[0]))
     kept = counts_of(best.kept)
     table = rules.meld_array()
     side = rules.layout.partners(sol)
@@ -271,12 +270,6 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     if best.contract == TRUMP:
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
-        # The estimate he bid with (the formula's, calibrated on the preset) where there is one: the
-        # exchange heuristic's own-hand value ignores a partner's cards and is far too low at kreuz.
-        own = expected_play_score(surrender_estimate(hands[sol], best.value, rules), bid, rules)
-        if surrender_choice(np.array([[own]], dtype=np.float64), np.array([bid]), rules)[0, 0]:
-            deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
-            return _Outcome(sol, bid, SURRENDER, trump, False, table_scores(rules, deal), [])
         bonus = tuple(melds[s] if s in side and rules.scoring.melds_need_trick else 0 for s in range(n))
         pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
                        rules.play.last_trick, bonus, ())
@@ -298,6 +291,16 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
             out.exact = out.total_lo == out.total_hi and (line.lo, line.hi) == window  # not widened over budget
             if out.exact:
                 out.made_lo = out.made_hi = out.made
+        out.made_dd = (out.made, out.made_lo, out.made_hi)
+        # What he knows after the Tapp: the exchange's estimate (with a partner's expected share), the bid
+        # ladder's rule. (The pre-Tapp formula he bid with never advised going out: 0 % surrenders.) The line
+        # above is played either way, so the auction's calibration can count surrendered deals as played out.
+        out.estimate = int(round(float(ch.subjective[0].mean())))
+        if goes_out(ch.subjective, ch.subjective_took, np.array([bid]), rules)[0, 0]:
+            deal = PlayedDeal(sol, bid, SURRENDER, zeros, zeros, melds, best.discard_points)
+            # The side's total stays the played-out one (a property of the deal, e.g. its makeable bid).
+            return _Outcome(sol, bid, SURRENDER, trump, False, table_scores(rules, deal), [], out.total, out.took,
+                            predicted, out.total_lo, out.total_hi, estimate=out.estimate, made_dd=out.made_dd)
         return out
     # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
     pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
@@ -377,6 +380,8 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
             trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),
             totals=totals.tolist(), claimed_by=claimed, p_make_predicted=o.predicted, exact=o.exact,
             made_lo=o.made_lo, made_hi=o.made_hi, side_total_lo=o.total_lo, side_total_hi=o.total_hi,
+            soloist_estimate=o.estimate, made_if_played=o.made_dd[0], made_if_played_lo=o.made_dd[1],
+            made_if_played_hi=o.made_dd[2],
         ))
         rec.deals = j + 1
         rec.totals = totals.tolist()
