@@ -89,7 +89,7 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
     lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
              f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}; check with --samples N",
-             "going out after the Tapp decided by the model's own estimate (its residual pairs)",
+             f"going out after the Tapp decided by {a['surrender_decided_by']}",
              SEMANTICS + " (a surrender counts as not made)", *_open_lines(a), "",
              *_table_lines(_records(a["bids"]), rows), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),

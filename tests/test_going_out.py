@@ -80,3 +80,17 @@ def test_fitted_rule_beats_face_value_on_held_out_deals():
     gain = scores["fitted"] - scores["face"]
     se = gain.std(ddof=1) / np.sqrt(gain.size)
     assert gain.size > 1000 and gain.mean() > 3 * se, (gain.mean(), se)
+
+
+def test_threshold_path_agrees_with_the_closed_form():
+    """The fast path (one threshold per bid) against the expected score computed for every deal."""
+    err = EstimateError(-20.0, 1.05, 33.0, 1)
+    rng = np.random.default_rng(11)
+    est = rng.integers(100, 600, 5000)
+    bids = np.arange(150, 610, 10)
+    took = rng.random((5000, 1)) > 0.02
+    fast = goes_out(est[:, None], took, bids, STD, err)
+    play = np.where(took, err.expected_play(est, bids, 2), -2 * bids[None, :])
+    slow = play < -1 * bids[None, :]
+    near = np.abs(play + bids[None, :]) < 1e-6  # exactly at the threshold: either answer is right
+    assert (fast == slow)[~near].all() and fast.any() and (~fast).any()

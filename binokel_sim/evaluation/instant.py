@@ -207,7 +207,14 @@ class InstantModel:
         return {"total": total, "n": n, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
                 "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
-                **out, "provenance": self.provenance}
+                "surrender_decided_by": self.surrender_basis, **out, "provenance": self.provenance}
+
+    @property
+    def surrender_basis(self) -> str:
+        """What decides going out in this model's ladder, in words."""
+        err = self.going_out_error
+        return ("the model's own estimate (its residual pairs), "
+                + (f"weighed with its error: {err.describe()}" if err else "at face value (no error model fitted)"))
 
 
 def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1) -> InstantModel:
