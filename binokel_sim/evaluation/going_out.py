@@ -35,9 +35,11 @@ study and whole-game simulation.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -121,11 +123,23 @@ def fit_estimate_error(total: np.ndarray, estimate: np.ndarray) -> EstimateError
     return EstimateError(float(intercept), float(slope), sd, int(len(total)))
 
 
+#: The instant models' file (``instant_model.json``, written by ``binokel fit instant``): named here, where
+#: the going-out rule reads it without importing :mod:`.instant` (which imports this module).
+MODEL_FILE = Path(__file__).with_name("instant_model.json")
+
+
 @lru_cache(maxsize=16)
 def _cached(key: str) -> EstimateError | None:
-    from binokel_sim.evaluation.instant import MODEL_FILE, read_estimate_error
-
     return read_estimate_error(key, MODEL_FILE)
+
+
+def read_estimate_error(key: str, path: str | Path) -> EstimateError | None:
+    """The going-out error model stored with the instant model of rules hash ``key`` (16 digits), or None."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    e = (json.loads(p.read_text(encoding="utf-8")).get(key) or {}).get("estimate_error")
+    return EstimateError(float(e[0]), float(e[1]), float(e[2]), int(e[3])) if e else None
 
 
 def estimate_error(rules: Rules) -> EstimateError | None:

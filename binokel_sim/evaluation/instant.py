@@ -54,10 +54,9 @@ import numpy as np
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
-from binokel_sim.evaluation.going_out import EstimateError, fit_estimate_error
+from binokel_sim.evaluation.going_out import MODEL_FILE, EstimateError, fit_estimate_error
 from binokel_sim.rules import Rules
 
-MODEL_FILE = Path(__file__).with_name("instant_model.json")
 #: The model trains on the corpus deals numbered below this and on every other deal of each soloist seat
 #: above; the others from here on are held out for calibration (``binokel calibrate``). Both sets grow with
 #: the corpus, and the first model (fitted on deals 0..499) never saw a held-out deal.
@@ -306,15 +305,6 @@ def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel |
     # package, whose builder pulls in the study code: ``binokel bid``'s start-up time (tests check they agree).
     d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules)[:16])
     return InstantModel(**d) if d else None
-
-
-def read_estimate_error(key: str, path: str | Path) -> "EstimateError | None":
-    """The going-out error model stored with the instant model of rules hash ``key`` (16 digits), or None."""
-    p = Path(path)
-    if not p.is_file():
-        return None
-    d = json.loads(p.read_text(encoding="utf-8")).get(key)
-    return InstantModel(**d).going_out_error if d else None
 
 
 def save_instant(model: InstantModel, path: str | Path | None = None) -> Path:
