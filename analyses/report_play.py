@@ -135,9 +135,12 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
     s = Section("bids", "The bid ladder")
     if src is not None:
         s.text.append(source_line(src))
+    from binokel_sim.evaluation.going_out import basis
+
     s.text.append("P(make) against the bid, by the meld points of the hand before the Tapp (double-dummy play, "
-                  "exchange by the heuristic optimiser; the soloist goes out where his own estimate, weighed with "
-                  "its error measured on the corpus, says playing is worse).")
+                  "exchange by the heuristic optimiser). After seeing the Tapp the soloist goes out where his own "
+                  "estimate says playing the bid is worth less than going out; the estimate is weighed with its "
+                  f"error: {basis(rules)}.")
     edges, labels = REPORT_CLASSES["melds"]
     cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
     lo_v, hi_v = bounds_of(study, "value")

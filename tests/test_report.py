@@ -12,6 +12,7 @@ import pytest
 from binokel_sim.analyses.report import BUDGETS, STUDY_CHUNK, check_budget
 from binokel_sim.analyses.report_render import markdown_table
 from binokel_sim.errors import InputError
+from binokel_sim.rules import load_rules
 from clitools import assert_one_line_error, run_cli
 
 ARGS = ["report", "--rules", "kreuz", "--meld-deals", "3000", "--study-deals", "8", "--calibration-deals", "4",
@@ -40,6 +41,10 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     for title in ("Meld odds", "meld-total distribution", "Tapp's value", "bid ladder", "hand-point formula",
                   "Trump choice", "Durch odds", "Calibration", "Provenance"):
         assert title in md and title in unescape(html)
+    # The bid ladder says how going out is decided: kreuz's fitted error model, in its own words.
+    from binokel_sim.evaluation.going_out import estimate_error
+
+    assert f"the estimate is weighed with its error: {estimate_error(load_rules('kreuz')).describe()}." in md
     prov = pd.read_csv(out / "tables" / "provenance-1.csv", comment="#").set_index("item")["setting"]
     assert prov["rules"] == "kreuz" and prov["seed"] == "5"
     assert prov["study deals solved when no corpus holds them"] == "8"
