@@ -13,6 +13,7 @@ from binokel_sim.cards import counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.game.auction import auction
 from binokel_sim import streams
+from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.game.simulate import ceiling, play_deal
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
@@ -44,12 +45,18 @@ def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
     rules = load_rules(name)
     rows = Dealer(rules, 5, stream=streams.stream("game", 1)).deal(deals, start=0)
     solver = Solver()
-    pred, made = [], []
+    pred, made, out, est, bid = [], [], [], [], []
     for r in rows:
         o = play_deal(rules, r, solver)
         if o.contract in ("trump", "surrender"):  # a surrendered deal counts as played out
             pred.append(o.predicted)
             made.append(o.made_dd[0])
+            out.append(o.contract == "surrender")
+            est.append(o.estimate)
+            bid.append(o.bid)
+    # Going out follows the bid ladder's rule on his estimate after the Tapp, and happens (here 2-7 times).
+    rule = [goes_out(np.array([[e]]), np.ones((1, 1), bool), np.array([b]), rules)[0, 0] for e, b in zip(est, bid)]
+    assert out == rule and 2 <= sum(out) < len(out) // 2, (sum(out), len(out))
     pred, made = np.array(pred), np.array(made, dtype=float)
     assert len(pred) >= deals // 2 and np.isfinite(pred).all() and ((pred > 0) & (pred < 1)).all()
     se = math.sqrt((pred * (1 - pred)).sum()) / len(pred)
