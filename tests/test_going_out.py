@@ -94,3 +94,16 @@ def test_threshold_path_agrees_with_the_closed_form():
     slow = play < -1 * bids[None, :]
     near = np.abs(play + bids[None, :]) < 1e-6  # exactly at the threshold: either answer is right
     assert (fast == slow)[~near].all() and fast.any() and (~fast).any()
+
+
+def test_sampled_policy_needs_two_inner_deals(capsys):
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.deals import EvalSettings
+    from clitools import assert_one_line_error
+
+    with pytest.raises(InputError, match="inner: the sampled policy weighs going out over 2 or more"):
+        EvalSettings(policy="sampled", inner=1).check()
+    assert EvalSettings(policy="heuristic", inner=1).check().inner == 1  # one estimate: no inner deals needed
+    line = assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--policy", "sampled",
+                                 "--inner", "1", "--samples", "5", contains="2 or more inner deals")
+    assert line.startswith("error: inner:")
