@@ -46,6 +46,8 @@ def test_rule_by_hand(tmp_path):
     # No trick in his view: the bid fails, he goes out.
     assert goes_out(np.array([[400]]), np.zeros((1, 1), bool), bids, STD, err)[0, 0]
     # Rules without surrender never go out.
+    with pytest.raises(ValueError, match="'face'"):  # a misspelt model name is no silent default
+        goes_out(np.array([[190]]), np.ones((1, 1), bool), bids, STD, "face")
     toml = tmp_path / "no-out.toml"
     toml.write_text('inherits = "standard"\nname = "no-out"\n[surrender]\nallowed = false\n')
     assert not goes_out(np.array([[100]]), np.ones((1, 1), bool), bids, load_rules(str(toml)), err).any()

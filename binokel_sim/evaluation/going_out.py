@@ -166,6 +166,8 @@ def goes_out(subjective: np.ndarray, subjective_took: np.ndarray, bids: np.ndarr
     took = np.asarray(subjective_took, dtype=bool)
     ff = rules.scoring.failure_factor
     if isinstance(error, str):
+        if error != "fitted":
+            raise ValueError(f"going-out error model: a model, None or 'fitted', not {error!r}")
         error = estimate_error(rules)
     if error is not None and subj.shape[1] == 1:
         if not rules.surrender.allowed:
