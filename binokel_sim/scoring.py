@@ -267,4 +267,3 @@ def surrender_choice(expected_play: np.ndarray, bids: np.ndarray, rules: Rules) 
     if not rules.surrender.allowed:
         return np.zeros(expected_play.shape, dtype=bool)
     return expected_play < (-rules.surrender.penalty_factor * bids)[None, :]
-

@@ -149,11 +149,10 @@ class InstantModel:
                     result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
                     subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
 
-    @property
+    @cached_property
     def going_out_error(self) -> EstimateError | None:
         """The error model of the soloist's estimate fitted with this model (None: face value)."""
-        e = self.estimate_error
-        return EstimateError(float(e[0]), float(e[1]), float(e[2]), int(e[3])) if e else None
+        return EstimateError.from_list(self.estimate_error)
 
     def p_make(self, rules: Rules, feats: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
         """Predicted P(make) float[n, len(bids)] of hands with features ``feats[n, 7]`` at ``seats[n]``."""
