@@ -48,13 +48,13 @@ from binokel_sim.jit import kernel
 POP6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def suit_len(h1, h2, q, s):
     """Cards of suit ``s`` seat ``q`` holds (copies counted)."""
     return POP6[(h1[q] >> (6 * s)) & 63] + POP6[(h2[q] >> (6 * s)) & 63]
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def cheapest(h1, h2, q, suits, n):
     """Card points of the ``n`` cheapest cards seat ``q`` holds in the suits of the mask ``suits``
     (bit ``s`` for suit ``s``; all of them if fewer)."""
@@ -73,7 +73,7 @@ def cheapest(h1, h2, q, suits, n):
     return pts
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def cash(h1, h2, seats, trump, p):
     """(tricks, card points) that seat ``p`` on lead surely wins by leading its top cards
     (see the module docstring); the tricks all go to ``p``."""
@@ -122,7 +122,7 @@ def cash(h1, h2, seats, trump, p):
     return tricks, pts
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def trump_chain(h1, h2, seats, trump, side):
     """(card points, owner) that the top run of trumps held by one side surely brings that side:
     owner 1 = the seats in mask ``side``, 0 = the others, -1 = none (no trump, or the top trump
@@ -166,7 +166,7 @@ def trump_chain(h1, h2, seats, trump, side):
     return pts, owner
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def quick_bounds(h1, h2, seats, trump, side, last, bonus, p, won, tleft, ub):
     """(lo, hi) bounds on the points the seats in ``side`` win from a trick start with ``p`` on
     lead, given ``ub`` (all points left); ``bonus[s]``: meld bonus of side seat ``s`` at its

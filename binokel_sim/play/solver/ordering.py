@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.jit import kernel
+from binokel_sim.play.solver.bitops import ctz
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
 from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, HIST, KILLER, MV_SCORE, MV_VALUE
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def _safe(h1, cfg, p, pos, wcard, led):
     """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
     seats = cfg[C_SEATS]
@@ -34,7 +35,7 @@ def _safe(h1, cfg, p, pos, wcard, led):
     return True
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def twin_bound(h1, p, seats, win, c, done, mv, ply):
     """Bound gap to an already searched equivalent card: ``(d, v)`` with ``|V(c) - V(e)| <= d`` and
     ``v`` the fail-soft result of searching ``e``; ``d = -1`` if none.
@@ -57,9 +58,7 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
     while cand:
         low = cand & -cand
         cand ^= low
-        e = 0
-        while (low >> e) != 1:
-            e += 1
+        e = ctz(low)
         a = min(e, c)
         b = max(e, c)
         span = ((np.int64(1) << (b + 1)) - 1) ^ ((np.int64(1) << a) - 1)
@@ -74,7 +73,7 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
     return bestd, bestv
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
     seats = cfg[C_SEATS]
@@ -89,9 +88,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
     m = legal
     while m:
         low = m & -m
-        c = 0
-        while (low >> c) != 1:
-            c += 1
+        c = ctz(low)
         m ^= low
         pts = POINTS[c]
         if c == first:

@@ -120,7 +120,7 @@ def new_quasi_table(main_bits: int) -> np.ndarray:
     return aligned_zeros(1 << int(quasi_bits(main_bits)), QROW)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def quasi_delta(k0, k1, k2, k3, u, v):
     """Most the values of two twins with key words ``k0..k3`` can differ, when ``u`` and ``v``
     are their types in play: the sum over corresponding cards of copies x |points difference|."""
@@ -141,7 +141,7 @@ def quasi_delta(k0, k1, k2, k3, u, v):
     return d
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def quasi_key(h1, h2, seats, k0, k1, u):
     """Relative-rank key words of a state whose exact key words (:func:`.search.state_key`) start
     ``k0``, ``k1`` (their top 16 bits: trump, sides, mode, leader, bonus state), ``u`` its types
@@ -159,13 +159,13 @@ def quasi_key(h1, h2, seats, k0, k1, u):
     return r0, r1, r2, r3
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def qslot(qt, k0, k1, k2, k3):
     """First row of the relative key's bucket."""
     return bucket_of(qt.shape[0], QBUCKET, k0, k1, k2, k3)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def qprobe(qt, base, k0, k1, k2, k3, u, gen):
     """``(found, lo, hi)``: the bounds of every twin in the bucket, each widened by its
     :func:`quasi_delta`, intersected."""
@@ -187,7 +187,7 @@ def qprobe(qt, base, k0, k1, k2, k3, u, gen):
     return found, lo, hi
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
     """Merge ``lo <= value <= hi`` into this state's row, else take a row of an older
     generation, else the row with the fewest tricks left."""

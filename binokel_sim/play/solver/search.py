@@ -16,6 +16,7 @@ import numpy as np
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import POINTS, beats, legal_mask
+from binokel_sim.play.solver.bitops import ctz, prefetch_row
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, qprobe, qslot, qstore, quasi_key
@@ -36,7 +37,7 @@ def mask_points(m):
             + SUIT_POINTS[(m >> 12) & 63] + SUIT_POINTS[(m >> 18) & 63])
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def upper_bound(h1, h2, cfg, bonus, won, tleft):
     """Most the credited seats can still win: every card left, the last trick, every unearned bonus."""
     seats = cfg[C_SEATS]
@@ -53,7 +54,7 @@ def upper_bound(h1, h2, cfg, bonus, won, tleft):
     return ub
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def trick_gain(cfg, bonus, ws, tpts, won, tleft):
     """What the credited seats get when seat ``ws`` wins a trick worth ``tpts`` card points."""
     if not (cfg[C_CREDIT] >> ws) & 1:
@@ -69,7 +70,7 @@ def trick_gain(cfg, bonus, ws, tpts, won, tleft):
     return g
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def last_trick(h1, cfg, bonus, leader, won):
     """Value of the forced last trick (each seat holds one card)."""
     seats = cfg[C_SEATS]
@@ -80,9 +81,7 @@ def last_trick(h1, cfg, bonus, leader, won):
     for i in range(seats):
         s = (leader + i) % seats
         m = h1[s]
-        c = 0
-        while not (m >> c) & 1:
-            c += 1
+        c = ctz(m)
         tpts += POINTS[c]
         if i == 0 or beats(c, win, trump):
             win = c
@@ -90,7 +89,7 @@ def last_trick(h1, cfg, bonus, leader, won):
     return trick_gain(cfg, bonus, ws, tpts, won, 1)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def state_key(h1, h2, cfg, leader, won):
     """Four key words of a trick-start state."""
     k0 = h1[0] | (h2[0] << 24) | (((cfg[C_TRUMP] + 1) | (cfg[C_MAX] << 3) | (cfg[C_CREDIT] << 7) | (cfg[C_MODE] << 11)) << 48)
@@ -192,6 +191,25 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         legal = h1[p]
     else:
         legal = legal_mask(h1[p], led, win, trump)
+    if pos + 1 == seats and tleft > 2:
+        # The last card of a trick: fetch every next trick start's table bucket now, so the
+        # children's probes (a memory miss each) overlap with the move ordering and each other.
+        m = legal
+        while m:
+            c = ctz(m)
+            bit = np.int64(1) << c
+            m ^= bit
+            if h2[p] & bit:
+                h2[p] ^= bit
+            else:
+                h1[p] ^= bit
+            nws = p if beats(c, win, trump) else wseat
+            j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
+            prefetch_row(tt, slot_of(tt, j0, j1, j2, j3))
+            if h1[p] & bit:
+                h2[p] |= bit
+            else:
+                h1[p] |= bit
     a0 = alpha
     b0 = beta
     n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats)

@@ -92,13 +92,13 @@ def bucket_of(rows, bucket, k0, k1, k2, k3):
     return np.int64(x & np.uint64(rows - 1)) & ~np.int64(bucket - 1)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def slot_of(tt, k0, k1, k2, k3):
     """First row of the key's bucket."""
     return bucket_of(tt.shape[0], 4, k0, k1, k2, k3)
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def probe(tt, base, sig, gen):
     """Row holding the key (its :func:`signature`) in the bucket at ``base``, or -1."""
     for j in range(4):
@@ -143,7 +143,7 @@ def write_key(tt, row, k0, k1, k2, k3):
     tt[row, 3] = k3
 
 
-@kernel(noalloc=True)
+@kernel(noalloc=True, inline="always")
 def store(tt, base, sig, gen, lo, hi, best, tleft):
     """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
     # Probe again: the searches below this node may have replaced the row found on entry.
