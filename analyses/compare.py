@@ -47,6 +47,7 @@ from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
+from binokel_sim.scoring import SURRENDER, TRUMP
 from binokel_sim.stats import wilson_from_se
 from binokel_sim.play.solver import Solver
 
@@ -130,14 +131,14 @@ def play_rows(rules: Rules, parts: list[list[dict[str, Any]]], budgeted: bool = 
     rows.append(_mean(name, "play", "contract bid", d["bid"].to_numpy()))
     # The deal's double-dummy figures count surrendered deals too (played out for them): going out is
     # the soloist's choice, not a property of the deal.
-    played = d[d["contract"].isin(["trump", "surrender"])]
+    played = d[d["contract"].isin([TRUMP, SURRENDER])]
     makeable = np.array([floor_to_step(t, rules) if took else 0 for t, took in zip(played["total"], played["took"])])
     rows.append(_mean(name, "play", "makeable bid (double dummy)", makeable))
     for b in TYPICAL_BIDS:
         rows.append(_mean(name, "play", f"make rate at {b}",
                           (played["took"].to_numpy(dtype=bool) & (played["total"].to_numpy() >= b))))
-    rows.append(_mean(name, "play", "contract made", d[d["contract"] != "surrender"]["made"].to_numpy()))
-    rows.append(_mean(name, "play", "surrender rate", (d["contract"] == "surrender").to_numpy()))
+    rows.append(_mean(name, "play", "contract made", d[d["contract"] != SURRENDER]["made"].to_numpy()))
+    rows.append(_mean(name, "play", "surrender rate", (d["contract"] == SURRENDER).to_numpy()))
     rows.append(_mean(name, "play", "Durch played", (d["contract"] == "durch").to_numpy()))
     if budgeted:
         rows.extend(budget_rows(rules, d, played))

@@ -27,6 +27,7 @@ from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import DEAL_COLUMNS, MAX_DEALS, ceiling_name, play_budget, simulate_game
 from binokel_sim.rules import Rules, as_rules
+from binokel_sim.scoring import SURRENDER, TRUMP
 from binokel_sim.runner import Chunk, Job, Scale
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
@@ -129,12 +130,12 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
         if len(deals) else np.array([])
     rows.append(mean_row("soloist score per deal", sol_score))
     rows.append(mean_row("contract bid", deals["bid"].to_numpy()))
-    played = deals[deals["contract"] != "surrender"]
+    played = deals[deals["contract"] != SURRENDER]
     rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
     if budgeted:
         rows.extend(budget_rows(deals, rules.scoring.failure_factor))
     rows.extend(calibration_rows(deals, budgeted))
-    rows.append(rate_row("surrender rate", (deals["contract"] == "surrender").to_numpy()))
+    rows.append(rate_row("surrender rate", (deals["contract"] == SURRENDER).to_numpy()))
     rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
     rows.append(rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
     if rules.game.aus:
@@ -161,7 +162,7 @@ def calibration_rows(deals: pd.DataFrame, budgeted: bool = False) -> list[dict[s
      ('double-dummy make rate (trump contracts, surrendered ones played out)', 0.667, 3),
      ('made - predicted (trump contracts)', -0.033, 3)]
     """
-    t = deals[deals["contract"].isin(["trump", "surrender"]) & deals["p_make_predicted"].notna()]
+    t = deals[deals["contract"].isin([TRUMP, SURRENDER]) & deals["p_make_predicted"].notna()]
     pred = t["p_make_predicted"].to_numpy(np.float64)
     made = t["made_if_played"].to_numpy(bool)
     n = len(t)
@@ -190,7 +191,7 @@ def budget_rows(deals: pd.DataFrame, failure_factor: int) -> list[dict[str, Any]
     [('unresolved deals (solve budget)', 0.333), ('make rate (played contracts), unresolved as failed', 0.5),
      ('make rate (played contracts), unresolved as made', 1.0), ('soloist score per deal: bias bound', 210.0)]
     """
-    played = deals[deals["contract"] != "surrender"]
+    played = deals[deals["contract"] != SURRENDER]
     fail = -failure_factor * deals["bid"].to_numpy(np.int64)
     lo = np.where(deals["made_lo"].to_numpy(bool), deals["side_total_lo"].to_numpy(np.int64), fail)
     hi = np.where(deals["made_hi"].to_numpy(bool), deals["side_total_hi"].to_numpy(np.int64), fail)
