@@ -103,13 +103,17 @@ ordering, table probes and stores, quick bounds, keys) are inlined into it
 argument as seven to nine machine words -- a third of the search's own samples were
 ``push`` instructions. Bit scans are one ``tzcnt`` (:mod:`.bitops`). At the last card of
 a trick the table buckets of every next trick start are prefetched before the moves
-are ordered, so the children's probes (a memory miss each: a fifth of the time) overlap.
-On 8 ``standard`` corpus solves (38.3 M nodes, unchanged): 356 -> 218 ns per node
-(inlining and ``tzcnt``, ``farm-bench`` 4 pairs 0.71x CPU, range 0.64-0.77), prefetch
-0.96x more (0.90-1.00). Tried and dropped: the hands, rules and bonuses packed into
-one array so the recursion passes four arrays instead of eight (1.07x slower: the
-views cost more than the pushes they save); prefetching the quasi table's buckets of
-the next trick starts too (1.00x); inlining the scalar helpers as well (same speed, the
+are ordered, so the children's probes (a memory miss each: a fifth of the time) overlap;
+the quasi table's rows hold a signature instead of the key words, so its bucket is three
+lines instead of six, and they are prefetched too. On 8 ``standard`` corpus solves (38.3 M
+nodes, unchanged): 356 -> 218 ns per node (inlining and ``tzcnt``, ``farm-bench`` 4 pairs
+0.71x CPU, range 0.64-0.77), the main table's prefetch 0.96x more (0.90-1.00), the quasi
+rows and their prefetch 0.89x more (40 solves, 0.88-0.92). Enhanced transposition cutoffs
+with the prefetched buckets (probe every next trick start before searching): 17 % fewer
+nodes, but slower (40 solves 23.0-25.5 s against 20.9-23.7 s). Tried and dropped: the
+hands, rules and bonuses packed into one array so the recursion passes four arrays
+instead of eight (1.07x slower: the views cost more than the pushes they save); prefetching the first line of the quasi
+table's 48-byte-row buckets (1.00x); inlining the scalar helpers as well (same speed, the
 first compilation 38 s instead of 30 s; it was 22 s before any inlining).
 
 *Move ordering.* Table move at trick starts; then the killer move of the ply;

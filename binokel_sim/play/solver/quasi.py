@@ -9,8 +9,13 @@ cards of copies x points difference (:func:`quasi_delta`).
 
 The main table (:mod:`.table`) keeps every state under its exact key, in its own
 bucket. This second, smaller table is keyed on the relative ranks: a bucket holds the
-twins of one relative key (each row also stores its types in play), and a probe
-intersects the bounds of every twin, each widened by its ``D``. It is written and
+twins of one relative key (a row: a 64-bit signature of the relative key, the meta word
+of :mod:`.table`, the types in play; 24 bytes, a bucket of eight is three cache lines, which
+the search prefetches for the next trick starts as it does the main table's line), and a
+probe intersects the bounds of every twin, each widened by its ``D``. (Rows holding the
+four key words, 48 bytes, made a probe read six lines: the rows of signatures with that
+prefetch took 0.89x the CPU of the full keys without it on 40 corpus solves, ``farm-bench``
+3 pairs, 0.88-0.92; the compact rows alone 1.00x.) It is written and
 probed only with at least :data:`QMIN` tricks left, where a saved subtree is worth the
 probe. (Keying the *main* table this way, commit b546891, made every twin of a key
 compete for one bucket: the bucket overflowed and one deal went from 3.2 M to 14.4 M
@@ -38,13 +43,13 @@ from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
-from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack, write_key
+from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack, signature
 
 #: Fewest tricks left at which the quasi table is written and probed.
 QMIN = 4
-#: Rows per bucket (the twins of one relative key) and columns per row (key words, meta, types in play).
+#: Rows per bucket (the twins of one relative key) and columns per row (key signature, meta, types in play).
 QBUCKET = 8
-QROW = 6
+QROW = 3
 
 #: Whether this CPU has the BMI2 ``pext`` instruction (checked once, at import).
 HAS_PEXT = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
@@ -105,9 +110,9 @@ else:  # pragma: no cover - CPUs without BMI2
 @kernel(noalloc=True)
 def quasi_bits(main_bits):
     """log2 rows of the quasi table beside a main table of ``2**main_bits`` rows: a quarter as many
-    (48 bytes a row against 16: 48 MiB beside the 64 MiB main table of 12-trick deals). Measured
+    (24 bytes a row against 16: 24 MiB beside the 64 MiB main table of 12-trick deals). Measured
     on 80 solves of corpus deals (``standard``, 12 tricks) with a 2**22-row main table: quasi table
-    2**19 rows 116 M nodes, 2**20 111 M, 2**21 109 M.
+    2**19 rows 116 M nodes, 2**20 111 M, 2**21 109 M (rows of 48 bytes then).
 
     >>> int(quasi_bits(22)), int(quasi_bits(24))
     (20, 22)
@@ -172,11 +177,12 @@ def qprobe(qt, base, k0, k1, k2, k3, u, gen):
     found = False
     lo = -INF
     hi = INF
+    sig = signature(k0, k1, k2, k3)
     for j in range(QBUCKET):
         r = base + j
-        if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2 and qt[r, 3] == k3 and (qt[r, 4] >> 48) == gen:
-            meta = qt[r, 4]
-            d = 0 if qt[r, 5] == u else quasi_delta(k0, k1, k2, k3, u, qt[r, 5])
+        if qt[r, 0] == sig and (qt[r, 1] >> 48) == gen:
+            meta = qt[r, 1]
+            d = 0 if qt[r, 2] == u else quasi_delta(k0, k1, k2, k3, u, qt[r, 2])
             found = True
             a = meta_lo(meta)
             b = meta_hi(meta)
@@ -191,17 +197,18 @@ def qprobe(qt, base, k0, k1, k2, k3, u, gen):
 def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
     """Merge ``lo <= value <= hi`` into this state's row, else take a row of an older
     generation, else the row with the fewest tricks left."""
+    sig = signature(k0, k1, k2, k3)
     row = -1
     worst = 1 << 30
     for j in range(QBUCKET):
         r = base + j
-        m = qt[r, 4]
+        m = qt[r, 1]
         if (m >> 48) != gen:
             if row < 0 or worst >= 0:
                 row = r
                 worst = -1
             continue
-        if qt[r, 0] == k0 and qt[r, 1] == k1 and qt[r, 2] == k2 and qt[r, 3] == k3 and qt[r, 5] == u:
+        if qt[r, 0] == sig and qt[r, 2] == u:
             lo, hi = merged(m, lo, hi)
             row = r
             break
@@ -209,6 +216,6 @@ def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
         if worst >= 0 and d < worst:
             worst = d
             row = r
-    write_key(qt, row, k0, k1, k2, k3)
-    qt[row, 5] = u
-    qt[row, 4] = pack(lo, hi, -1, tleft, gen)
+    qt[row, 0] = sig
+    qt[row, 2] = u
+    qt[row, 1] = pack(lo, hi, -1, tleft, gen)

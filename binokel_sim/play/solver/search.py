@@ -192,8 +192,9 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
     else:
         legal = legal_mask(h1[p], led, win, trump)
     if pos + 1 == seats and tleft > 2:
-        # The last card of a trick: fetch every next trick start's table bucket now, so the
-        # children's probes (a memory miss each) overlap with the move ordering and each other.
+        # The last card of a trick: fetch every next trick start's table buckets now (the quasi
+        # bucket's three lines too), so the children's probes (a memory miss each) overlap with
+        # the move ordering and each other.
         m = legal
         while m:
             c = ctz(m)
@@ -206,6 +207,15 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             nws = p if beats(c, win, trump) else wseat
             j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
             prefetch_row(tt, slot_of(tt, j0, j1, j2, j3))
+            if tleft > QMIN:
+                u = h1[0] | h1[1] | h1[seats - 1]
+                if seats == 4:
+                    u |= h1[2]
+                j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, u)
+                jb = qslot(qt, j0, j1, j2, j3)
+                prefetch_row(qt, jb)
+                prefetch_row(qt, jb + 3)
+                prefetch_row(qt, jb + 6)
             if h1[p] & bit:
                 h2[p] |= bit
             else:
