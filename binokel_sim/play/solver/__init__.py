@@ -112,8 +112,8 @@ rows and their prefetch 0.89x more (40 solves, 0.88-0.92). Enhanced transpositio
 with the prefetched buckets (probe every next trick start before searching): 17 % fewer
 nodes, but slower (40 solves 23.0-25.5 s against 20.9-23.7 s). Tried and dropped: the
 hands, rules and bonuses packed into one array so the recursion passes four arrays
-instead of eight (1.07x slower: the views cost more than the pushes they save); prefetching the first line of the quasi
-table's 48-byte-row buckets (1.00x); inlining the scalar helpers as well (same speed, the
+instead of eight (1.07x slower: the views cost more than the pushes they save);
+prefetching the first line of the quasi table's 48-byte-row buckets (1.00x); inlining the scalar helpers as well (same speed, the
 first compilation 38 s instead of 30 s; it was 22 s before any inlining).
 
 *Move ordering.* Table move at trick starts; then the killer move of the ply;

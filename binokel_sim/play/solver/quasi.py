@@ -43,6 +43,7 @@ from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
+from binokel_sim.play.solver.bitops import prefetch_row
 from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack, signature
 
 #: Fewest tricks left at which the quasi table is written and probed.
@@ -50,6 +51,8 @@ QMIN = 4
 #: Rows per bucket (the twins of one relative key) and columns per row (key signature, meta, types in play).
 QBUCKET = 8
 QROW = 3
+#: Cache lines of a bucket (the table starts on a line, a bucket is a whole number of lines).
+QLINES = QBUCKET * QROW * 8 // 64
 
 #: Whether this CPU has the BMI2 ``pext`` instruction (checked once, at import).
 HAS_PEXT = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
@@ -162,6 +165,22 @@ def quasi_key(h1, h2, seats, k0, k1, u):
     if seats == 4:
         r3 = pext(h1[3], u) | (pext(h2[3], u) << 24)
     return r0, r1, r2, r3
+
+
+@kernel(noalloc=True, inline="always")
+def in_play(h1, seats):
+    """Type mask of the cards still in play (held by some seat)."""
+    u = h1[0] | h1[1] | h1[seats - 1]
+    if seats == 4:  # two-hand Binokel has seats 0 and 1 only: never read past them
+        u |= h1[2]
+    return u
+
+
+@kernel(noalloc=True, inline="always")
+def qprefetch(qt, base):
+    """Ask for every cache line of the bucket at ``base`` without waiting (the first row starting in each)."""
+    for line in range(QLINES):
+        prefetch_row(qt, base + (64 * line + 8 * QROW - 1) // (8 * QROW))
 
 
 @kernel(noalloc=True, inline="always")

@@ -19,7 +19,7 @@ from binokel_sim.play.legal import POINTS, beats, legal_mask
 from binokel_sim.play.solver.bitops import ctz, prefetch_row
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
-from binokel_sim.play.solver.quasi import QMIN, qprobe, qslot, qstore, quasi_key
+from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
                                            C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, HIST, KILLER, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
@@ -165,9 +165,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             first = meta_best(meta)
         if tleft >= QMIN:
             # Twins (same relative ranks): their bounds, widened by the points they can differ by.
-            u = h1[0] | h1[1] | h1[seats - 1]
-            if seats == 4:  # two-hand Binokel has seats 0 and 1 only: never read past them
-                u |= h1[2]
+            u = in_play(h1, seats)
             q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
             qb = qslot(qt, q0, q1, q2, q3)
             found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
@@ -208,14 +206,8 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
             prefetch_row(tt, slot_of(tt, j0, j1, j2, j3))
             if tleft > QMIN:
-                u = h1[0] | h1[1] | h1[seats - 1]
-                if seats == 4:
-                    u |= h1[2]
-                j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, u)
-                jb = qslot(qt, j0, j1, j2, j3)
-                prefetch_row(qt, jb)
-                prefetch_row(qt, jb + 3)
-                prefetch_row(qt, jb + 6)
+                j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, in_play(h1, seats))
+                qprefetch(qt, qslot(qt, j0, j1, j2, j3))
             if h1[p] & bit:
                 h2[p] |= bit
             else:

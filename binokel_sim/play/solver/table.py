@@ -135,14 +135,6 @@ def pack(lo, hi, best, tleft, gen):
     return (lo + _OFF) | ((hi + _OFF) << 16) | ((best + 1) << 32) | (tleft << 40) | (gen << 48)
 
 
-@kernel(noalloc=True)
-def write_key(tt, row, k0, k1, k2, k3):
-    tt[row, 0] = k0
-    tt[row, 1] = k1
-    tt[row, 2] = k2
-    tt[row, 3] = k3
-
-
 @kernel(noalloc=True, inline="always")
 def store(tt, base, sig, gen, lo, hi, best, tleft):
     """Merge the bounds ``lo <= value <= hi`` into the key's row, or replace a row of the bucket."""
