@@ -116,14 +116,24 @@ instead of eight (1.07x slower: the views cost more than the pushes they save);
 prefetching the first line of the quasi table's 48-byte-row buckets (1.00x); inlining the scalar helpers as well (same speed, the
 first compilation 38 s instead of 30 s; it was 22 s before any inlining).
 
-*Move ordering.* Table move at trick starts; then the killer move of the ply;
-then rules of thumb: lead cards no opponent can beat (and, in a plain suit, no
-opponent can ruff), else low cards; a follower who puts his side ahead safely
-adds points, if not safely plays strong, and a follower who cannot win the trick
-for his side throws his cheapest card; history counts break ties. History and
-killers start from zero at every query, so a query's node count depends only on
-its position and its deal's earlier queries (carried from deal to deal they made
-one deal cost 331 k nodes after nine others and 5.5 M alone).
+*Move ordering.* Table move at trick starts, then rules of thumb: lead cards no
+opponent can beat (and, in a plain suit, no opponent can ruff), else low cards; a
+follower who puts his side ahead safely adds points, if an opponent still to play
+may take the trick plays cheap, a follower whose partner still to play may win it
+adds points, and one who cannot win the trick for his side throws his cheapest card.
+No killer moves and no history counts: the ordering keeps no state, so a query's
+node count depends only on its position and its deal's earlier queries (the
+table). Measured by where the nodes lie: on 8 ``standard`` corpus solves 84 % of
+the nodes were under cards tried first at nodes that cut off later -- mostly a
+defender's card in the middle of a trick -- and the killer move (the last card that
+cut at the ply, taken from another lead) was most often that card. Without killers
+38.3 M -> 24.4 M nodes; history counts as tie-breaks made no difference (24.4 M
+with them, 24.3 M without); the partner's and the cheap-card rules above 24.3 M ->
+20.6 M. On 60 random ``standard`` deals 115 M -> 79.5 M nodes (0.69x), 20.9 s ->
+15.2 s; ``kreuz`` 0.73x and ``four-solo`` 0.83x the nodes (40 deals each), 10 tricks
+0.73x. A counter move (the card that last cut after the same led and winning
+cards) tried before the rules of thumb: 65 % more nodes. Leading low to a suit whose
+top card the partner holds: no change.
 """
 
 from binokel_sim.play.solver.api import Solver, solve, without_trump

@@ -48,8 +48,8 @@ def tricks_of(counts, i):
 
 @kernel(noalloc=True)
 def fresh_stats(stats):
-    """Zero the counters and the move-ordering state (history, killers) before a query, so its
-    node count depends only on the position and the table, not on earlier queries."""
+    """Zero the counters before a query (the move ordering keeps no state: a query's node count
+    depends only on the position and the table)."""
     for i in range(stats.shape[0]):
         stats[i] = 0
 

@@ -12,27 +12,32 @@ import numpy as np
 from binokel_sim.jit import kernel
 from binokel_sim.play.solver.bitops import ctz
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
-from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, HIST, KILLER, MV_SCORE, MV_VALUE
+from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, MV_SCORE, MV_VALUE
+
+
+@kernel(noalloc=True, inline="always")
+def _can_take(h1, cfg, p, pos, wcard, led, side):
+    """Whether a seat of ``side`` still to play in this trick after ``p`` could take ``wcard`` (a quick test)."""
+    seats = cfg[C_SEATS]
+    trump = cfg[C_TRUMP]
+    ls = led // 6
+    for k in range(1, seats - pos):
+        q = (p + k) % seats
+        if ((cfg[C_MAX] >> q) & 1) != side:
+            continue
+        h = h1[q]
+        if h & HIGHER_MASK[wcard]:
+            if wcard // 6 == ls or (h & SUIT_MASK[ls]) == 0:
+                return True
+        if trump >= 0 and wcard // 6 != trump and (h & SUIT_MASK[ls]) == 0 and (h & SUIT_MASK[trump]):
+            return True
+    return False
 
 
 @kernel(noalloc=True, inline="always")
 def _safe(h1, cfg, p, pos, wcard, led):
     """Whether no opponent of ``p`` still to play in this trick could take ``wcard`` (a quick test)."""
-    seats = cfg[C_SEATS]
-    trump = cfg[C_TRUMP]
-    side = (cfg[C_MAX] >> p) & 1
-    ls = led // 6
-    for k in range(1, seats - pos):
-        q = (p + k) % seats
-        if ((cfg[C_MAX] >> q) & 1) == side:
-            continue
-        h = h1[q]
-        if h & HIGHER_MASK[wcard]:
-            if wcard // 6 == ls or (h & SUIT_MASK[ls]) == 0:
-                return False
-        if trump >= 0 and wcard // 6 != trump and (h & SUIT_MASK[ls]) == 0 and (h & SUIT_MASK[trump]):
-            return False
-    return True
+    return not _can_take(h1, cfg, p, pos, wcard, led, 1 - ((cfg[C_MAX] >> p) & 1))
 
 
 @kernel(noalloc=True, inline="always")
@@ -74,8 +79,16 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
 
 
 @kernel(noalloc=True, inline="always")
-def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
-    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many."""
+def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
+    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many.
+
+    Rules of thumb only, after the table's move ``first``: no killer moves and no history
+    counts. On 8 ``standard`` corpus solves the killer move (the last card that cut at the
+    ply) cost 36 % more nodes (38.3 M against 24.4 M without it): at a follow it was the
+    card that refuted another lead, and most of the search's nodes lie under a defender's
+    first card that failed before the refuting one. History counts as tie-breaks: 24.4 M
+    nodes with them, 24.3 M without.
+    """
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]
     maxm = cfg[C_MAX]
@@ -92,9 +105,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
         m ^= low
         pts = POINTS[c]
         if c == first:
-            sc = 10000 * 4096
-        elif c == stats[KILLER + ply]:
-            sc = 9000 * 4096
+            sc = 10000
         elif pos == 0:
             s = c // 6
             top = (opp & HIGHER_MASK[c]) == 0
@@ -104,7 +115,6 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
                 sc = 3000 + pts
             else:
                 sc = 1000 - pts * 8 + c % 6
-            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
         else:
             b = beats(c, win, trump)
             ws = p if b else wseat
@@ -117,10 +127,14 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats):
             elif mine and (pos == seats - 1 or _safe(h1, cfg, p, pos, wc, led)):
                 sc = 5000 + pts
             elif mine:
-                sc = 3000 + (6 - c % 6) * 4 - pts
+                # An opponent still to play may take it: the cheapest card first (the strongest first
+                # cost 6 % more nodes on 8 corpus solves, 4 % on 60 random deals).
+                sc = 3000 - pts * 8 + (6 - c % 6)
+            elif pos < seats - 1 and _can_take(h1, cfg, p, pos, wc, led, side):
+                # A partner still to play may win it: add points (cheapest first cost 10 % more nodes).
+                sc = 2000 + pts
             else:
                 sc = 1000 - pts * 8
-            sc = sc * 4096 + min(stats[HIST + p * 24 + c], 4095)
         # insertion sort, descending
         j = n
         while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:

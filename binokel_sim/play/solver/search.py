@@ -21,7 +21,7 @@ from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
-                                           C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, HIST, KILLER, MAX_PLY, MODE_POINTS,
+                                           C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
@@ -214,7 +214,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 h1[p] |= bit
     a0 = alpha
     b0 = beta
-    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first, stats)
+    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first)
     is_max = (maxm >> p) & 1
     best = -INF if is_max else INF
     bm = -1
@@ -284,8 +284,6 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 beta = best
         # alpha < beta held before this move, and only the move just tried narrows the window.
         if alpha >= beta:
-            stats[HIST + p * 24 + c] += tleft
-            stats[KILLER + ply] = c
             stats[S_CUTS] += 1
             stats[S_FIRST] += i == 0
             break

@@ -13,15 +13,11 @@ MAX_PLY = 64
 #: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
 MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
 #: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
-#: quick-bound cutoffs, cutoffs and first-move cutoffs); ``stats[HIST + seat * 24 + card]`` is the
-#: history score of a move. ``stats[S_ABORT]`` != 0 stops the search: set by the kernel when
-#: ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time budget; the kernels
-#: release the GIL). An aborted search returns a meaningless value and stores nothing, so every
-#: table entry stays a proven fact.
+#: quick-bound cutoffs, cutoffs and first-move cutoffs). ``stats[S_ABORT]`` != 0 stops the search:
+#: set by the kernel when ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time
+#: budget; the kernels release the GIL). An aborted search returns a meaningless value and stores
+#: nothing, so every table entry stays a proven fact.
 S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT, S_QHITS, S_QSCUT = range(12)
-HIST = 12
-#: ``stats[KILLER + ply]``: the last move that cut off at this ply (tried early by its siblings).
-KILLER = HIST + 4 * 24
 #: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
-DEPTH = KILLER + MAX_PLY
+DEPTH = 12
 STATS_SIZE = DEPTH + 17
