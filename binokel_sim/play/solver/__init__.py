@@ -133,7 +133,8 @@ with them, 24.3 M without); the partner's and the cheap-card rules above 24.3 M 
 15.2 s; ``kreuz`` 0.73x and ``four-solo`` 0.83x the nodes (40 deals each), 10 tricks
 0.73x. A counter move (the card that last cut after the same led and winning
 cards) tried before the rules of thumb: 65 % more nodes. Leading low to a suit whose
-top card the partner holds: no change.
+top card the partner holds: no change. Sure winners of plain suits led before
+sure trumps: 82.3 -> 80.9 M nodes on 40 corpus solves, 79.5 -> 75.0 M on the 60 deals.
 """
 
 from binokel_sim.play.solver.api import Solver, solve, without_trump

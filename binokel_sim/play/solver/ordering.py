@@ -110,7 +110,9 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
             s = c // 6
             top = (opp & HIGHER_MASK[c]) == 0
             if top and (s == trump or trump < 0 or (opp & SUIT_MASK[trump]) == 0):
-                sc = 5000 + pts
+                # Sure winners, plain suits before trumps (trumps first: 1.35x the nodes; plain first:
+                # 0.98x on 40 corpus solves, 0.94x on 60 random deals).
+                sc = 5000 + pts + (100 if s != trump else 0)
             elif top:
                 sc = 3000 + pts
             else:
