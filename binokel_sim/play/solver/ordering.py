@@ -83,11 +83,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
     """Write the legal types into ``mv[ply]``, likeliest best first; returns how many.
 
     Rules of thumb only, after the table's move ``first``: no killer moves and no history
-    counts. On 8 ``standard`` corpus solves the killer move (the last card that cut at the
-    ply) cost 36 % more nodes (38.3 M against 24.4 M without it): at a follow it was the
-    card that refuted another lead, and most of the search's nodes lie under a defender's
-    first card that failed before the refuting one. History counts as tie-breaks: 24.4 M
-    nodes with them, 24.3 M without.
+    counts (why, with the measurements: the package's design notes, *Move ordering*).
     """
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]

@@ -44,7 +44,7 @@ from numba.extending import intrinsic
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
 from binokel_sim.play.solver.bitops import prefetch_row
-from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack, signature
+from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack
 
 #: Fewest tricks left at which the quasi table is written and probed.
 QMIN = 4
@@ -190,13 +190,12 @@ def qslot(qt, k0, k1, k2, k3):
 
 
 @kernel(noalloc=True, inline="always")
-def qprobe(qt, base, k0, k1, k2, k3, u, gen):
-    """``(found, lo, hi)``: the bounds of every twin in the bucket, each widened by its
-    :func:`quasi_delta`, intersected."""
+def qprobe(qt, base, sig, k0, k1, k2, k3, u, gen):
+    """``(found, lo, hi)``: the bounds of every twin in the bucket (rows holding ``sig``, the
+    relative key's :func:`.table.signature`), each widened by its :func:`quasi_delta`, intersected."""
     found = False
     lo = -INF
     hi = INF
-    sig = signature(k0, k1, k2, k3)
     for j in range(QBUCKET):
         r = base + j
         if qt[r, 0] == sig and (qt[r, 1] >> 48) == gen:
@@ -213,10 +212,9 @@ def qprobe(qt, base, k0, k1, k2, k3, u, gen):
 
 
 @kernel(noalloc=True, inline="always")
-def qstore(qt, base, k0, k1, k2, k3, u, gen, lo, hi, tleft):
-    """Merge ``lo <= value <= hi`` into this state's row, else take a row of an older
-    generation, else the row with the fewest tricks left."""
-    sig = signature(k0, k1, k2, k3)
+def qstore(qt, base, sig, u, gen, lo, hi, tleft):
+    """Merge ``lo <= value <= hi`` into this state's row (``sig`` and types in play ``u``), else take
+    a row of an older generation, else the row with the fewest tricks left."""
     row = -1
     worst = 1 << 30
     for j in range(QBUCKET):

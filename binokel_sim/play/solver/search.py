@@ -137,7 +137,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
     first = -1
     k0 = k1 = k2 = k3 = sig = np.int64(0)
     qb = -1
-    q0 = q1 = q2 = q3 = u = np.int64(0)
+    qsig = u = np.int64(0)
     if pos == 0:
         if tleft == 0:
             return 0
@@ -168,7 +168,8 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             u = in_play(h1, seats)
             q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
             qb = qslot(qt, q0, q1, q2, q3)
-            found, qlo, qhi = qprobe(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN])
+            qsig = signature(q0, q1, q2, q3)
+            found, qlo, qhi = qprobe(qt, qb, qsig, q0, q1, q2, q3, u, cfg[C_GEN])
             if found:
                 stats[S_QHITS] += 1
                 cut, v, alpha, hi = narrow(qlo, qhi, hi, alpha, beta)
@@ -299,5 +300,5 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             hi = best
         store(tt, base, sig, cfg[C_GEN], lo, hi, bm, tleft)
         if qb >= 0:
-            qstore(qt, qb, q0, q1, q2, q3, u, cfg[C_GEN], lo, hi, tleft)
+            qstore(qt, qb, qsig, u, cfg[C_GEN], lo, hi, tleft)
     return best
