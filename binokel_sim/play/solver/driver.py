@@ -20,6 +20,8 @@ from binokel_sim.play.solver.search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LA
                                             STATS_SIZE, search, trick_gain, upper_bound)
 from binokel_sim.play.solver.quasi import QROW, quasi_bits
 from binokel_sim.play.solver.table import MAX_GEN, TT_COLS, bits_for, clear
+from binokel_sim.play.solver.bitops import ptr_of
+from binokel_sim.play.solver.slots import C_TT_ROWS, C_QT_ROWS
 
 
 @kernel(noalloc=True)
@@ -63,6 +65,15 @@ def root_bound(h1, h2, cfg, bonus, tpts, won, tleft):
     return hi
 
 
+@kernel(noalloc=True, inline="always")
+def _search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+    """:func:`search` on the arrays' data pointers (one word each instead of seven to nine)."""
+    cfg[C_TT_ROWS] = tt.shape[0]
+    cfg[C_QT_ROWS] = qt.shape[0]
+    return search(ptr_of(h1), ptr_of(h2), ptr_of(cfg), ptr_of(bonus), ptr_of(tt), ptr_of(qt), ptr_of(mv), ptr_of(stats),
+                  ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta)
+
+
 @kernel(noalloc=True)
 def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
     """Exact value by zero-window searches from above: test ``>= hi`` until one succeeds.
@@ -88,7 +99,7 @@ def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, 
         stats[S_ITERS] += 1
         k += 1
         t = bisect_target(lo, hi, k) if cfg[C_SEATS] == 2 else hi
-        g = search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, t - 1, t)
+        g = _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, t - 1, t)
         if stats[S_ABORT]:
             return -1
         if g < t:
@@ -117,7 +128,7 @@ def test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, w
     """One zero-window search "value >= ``target``?": the fail-soft result ``g`` proves
     ``value >= g`` if ``g >= target``, else ``value <= g``. Meaningless if ``stats[S_ABORT]``."""
     stats[S_ITERS] += 1
-    return search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft,
+    return _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft,
                   target - 1, target)
 
 

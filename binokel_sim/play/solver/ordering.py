@@ -12,7 +12,7 @@ import numpy as np
 from binokel_sim.jit import kernel
 from binokel_sim.play.solver.bitops import ctz
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
-from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, MV_SCORE, MV_VALUE
+from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, MV_COLS, MV_SCORE, MV_VALUE
 
 
 @kernel(noalloc=True, inline="always")
@@ -74,7 +74,7 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
         d = abs(POINTS[e] - POINTS[c])
         if bestd < 0 or d < bestd:
             bestd = d
-            bestv = mv[ply, MV_VALUE + e]
+            bestv = mv[ply * MV_COLS + MV_VALUE + e]
     return bestd, bestv
 
 
@@ -135,11 +135,11 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
                 sc = 1000 - pts * 8
         # insertion sort, descending
         j = n
-        while j > 0 and mv[ply, MV_SCORE + j - 1] < sc:
-            mv[ply, MV_SCORE + j] = mv[ply, MV_SCORE + j - 1]
-            mv[ply, j] = mv[ply, j - 1]
+        while j > 0 and mv[ply * MV_COLS + MV_SCORE + j - 1] < sc:
+            mv[ply * MV_COLS + MV_SCORE + j] = mv[ply * MV_COLS + MV_SCORE + j - 1]
+            mv[ply * MV_COLS + j] = mv[ply * MV_COLS + j - 1]
             j -= 1
-        mv[ply, MV_SCORE + j] = sc
-        mv[ply, j] = c
+        mv[ply * MV_COLS + MV_SCORE + j] = sc
+        mv[ply * MV_COLS + j] = c
         n += 1
     return n

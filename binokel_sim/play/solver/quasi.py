@@ -43,7 +43,7 @@ from numba.extending import intrinsic
 
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
-from binokel_sim.play.solver.bitops import prefetch_row
+from binokel_sim.play.solver.bitops import prefetch_at
 from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack
 
 #: Fewest tricks left at which the quasi table is written and probed.
@@ -180,13 +180,13 @@ def in_play(h1, seats):
 def qprefetch(qt, base):
     """Ask for every cache line of the bucket at ``base`` without waiting (the first row starting in each)."""
     for line in range(QLINES):
-        prefetch_row(qt, base + (64 * line + 8 * QROW - 1) // (8 * QROW))
+        prefetch_at(qt, (base + (64 * line + 8 * QROW - 1) // (8 * QROW)) * QROW)
 
 
 @kernel(noalloc=True, inline="always")
-def qslot(qt, k0, k1, k2, k3):
+def qslot(rows, k0, k1, k2, k3):
     """First row of the relative key's bucket."""
-    return bucket_of(qt.shape[0], QBUCKET, k0, k1, k2, k3)
+    return bucket_of(rows, QBUCKET, k0, k1, k2, k3)
 
 
 @kernel(noalloc=True, inline="always")
@@ -198,9 +198,9 @@ def qprobe(qt, base, sig, k0, k1, k2, k3, u, gen):
     hi = INF
     for j in range(QBUCKET):
         r = base + j
-        if qt[r, 0] == sig and (qt[r, 1] >> 48) == gen:
-            meta = qt[r, 1]
-            d = 0 if qt[r, 2] == u else quasi_delta(k0, k1, k2, k3, u, qt[r, 2])
+        if qt[r * QROW + 0] == sig and (qt[r * QROW + 1] >> 48) == gen:
+            meta = qt[r * QROW + 1]
+            d = 0 if qt[r * QROW + 2] == u else quasi_delta(k0, k1, k2, k3, u, qt[r * QROW + 2])
             found = True
             a = meta_lo(meta)
             b = meta_hi(meta)
@@ -219,13 +219,13 @@ def qstore(qt, base, sig, u, gen, lo, hi, tleft):
     worst = 1 << 30
     for j in range(QBUCKET):
         r = base + j
-        m = qt[r, 1]
+        m = qt[r * QROW + 1]
         if (m >> 48) != gen:
             if row < 0 or worst >= 0:
                 row = r
                 worst = -1
             continue
-        if qt[r, 0] == sig and qt[r, 2] == u:
+        if qt[r * QROW + 0] == sig and qt[r * QROW + 2] == u:
             lo, hi = merged(m, lo, hi)
             row = r
             break
@@ -233,6 +233,6 @@ def qstore(qt, base, sig, u, gen, lo, hi, tleft):
         if worst >= 0 and d < worst:
             worst = d
             row = r
-    qt[row, 0] = sig
-    qt[row, 2] = u
-    qt[row, 1] = pack(lo, hi, -1, tleft, gen)
+    qt[row * QROW + 0] = sig
+    qt[row * QROW + 2] = u
+    qt[row * QROW + 1] = pack(lo, hi, -1, tleft, gen)

@@ -16,11 +16,11 @@ import numpy as np
 from binokel_sim.cards import RANK_POINTS
 from binokel_sim.jit import kernel
 from binokel_sim.play.legal import POINTS, beats, legal_mask
-from binokel_sim.play.solver.bitops import ctz, prefetch_row
+from binokel_sim.play.solver.bitops import ctz, prefetch_at
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
-from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
+from binokel_sim.play.solver.slots import (C_QT_ROWS, C_TT_ROWS, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
                                            C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
@@ -151,13 +151,13 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         hi = ub
         # The table first: most probes settle the window, and then the quick bounds are not needed.
         k0, k1, k2, k3 = state_key(h1, h2, cfg, p, won)
-        base = slot_of(tt, k0, k1, k2, k3)
+        base = slot_of(cfg[C_TT_ROWS], k0, k1, k2, k3)
         sig = signature(k0, k1, k2, k3)
         row = probe(tt, base, sig, cfg[C_GEN])
         stats[S_PROBES] += 1
         if row >= 0:
             stats[S_HITS] += 1
-            meta = tt[row, 1]
+            meta = tt[row * 2 + 1]
             cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
             if cut:
                 stats[S_TTCUT] += 1
@@ -167,7 +167,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             # Twins (same relative ranks): their bounds, widened by the points they can differ by.
             u = in_play(h1, seats)
             q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
-            qb = qslot(qt, q0, q1, q2, q3)
+            qb = qslot(cfg[C_QT_ROWS], q0, q1, q2, q3)
             qsig = signature(q0, q1, q2, q3)
             found, qlo, qhi = qprobe(qt, qb, qsig, q0, q1, q2, q3, u, cfg[C_GEN])
             if found:
@@ -205,10 +205,10 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 h1[p] ^= bit
             nws = p if beats(c, win, trump) else wseat
             j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
-            prefetch_row(tt, slot_of(tt, j0, j1, j2, j3))
+            prefetch_at(tt, slot_of(cfg[C_TT_ROWS], j0, j1, j2, j3) * 2)
             if tleft > QMIN:
                 j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, in_play(h1, seats))
-                qprefetch(qt, qslot(qt, j0, j1, j2, j3))
+                qprefetch(qt, qslot(cfg[C_QT_ROWS], j0, j1, j2, j3))
             if h1[p] & bit:
                 h2[p] |= bit
             else:
@@ -221,7 +221,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
     bm = -1
     done = np.int64(0)
     for i in range(n):
-        c = mv[ply, i]
+        c = mv[ply * MV_COLS + i]
         bit = np.int64(1) << c
         if done:
             # An equivalent card already searched may settle this one (zero windows: every
@@ -270,7 +270,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             h1[p] |= bit
         if stats[S_ABORT]:
             return 0
-        mv[ply, MV_VALUE + c] = v
+        mv[ply * MV_COLS + MV_VALUE + c] = v
         done |= bit
         if is_max:
             if v > best:

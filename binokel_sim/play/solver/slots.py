@@ -1,12 +1,13 @@
 """Array layouts shared by the search kernels: ``cfg`` slots, ``stats`` slots, move-buffer columns.
 
 >>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 17
-(9, 72, True)
+(11, 72, True)
 """
 
-# cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``.
-C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT = range(9)
-CFG_SIZE = 9
+# cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``;
+# ``C_TT_ROWS``, ``C_QT_ROWS``: the tables' rows (the search gets their data pointers, not the arrays).
+C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT, C_TT_ROWS, C_QT_ROWS = range(11)
+CFG_SIZE = 11
 MODE_POINTS, MODE_TRICKS = 0, 1
 #: Most cards a search can play (4 seats x 12 cards).
 MAX_PLY = 64
