@@ -111,11 +111,11 @@ ordering, table probes and stores, quick bounds, keys) are inlined into it
 argument as seven to nine machine words -- a third of the search's own samples were
 ``push`` instructions. For the same reason the search itself takes no arrays: the driver
 passes the data pointers of its eight arrays (:func:`.bitops.ptr_of`, one word each; the
-tables' row counts go in ``cfg``), and the search indexes them flat (``tt[row * 2 + 1]``).
-Same nodes; 40 ``standard`` corpus solves 0.83x the CPU time of the whole process
-(``farm-bench``, 6 pairs, 0.80-0.99), ~150 instead of ~175-205 ns per node. Bit scans are one ``tzcnt`` (:mod:`.bitops`). At the last card of
-a trick the table buckets of every next trick start are prefetched before the moves
-are ordered, so the children's probes (a memory miss each: a fifth of the time) overlap;
+tables' row counts go in ``cfg``), and the search indexes them flat
+(``tt[row * TT_COLS + 1]``). Same nodes; 40 ``standard`` corpus solves 0.83x the CPU time
+of the whole process (``farm-bench``, 6 pairs, 0.80-0.99), ~150 instead of ~175-205 ns per
+node. Bit scans are one ``tzcnt`` (:mod:`.bitops`). At the last card of a trick the table
+buckets of every next trick start are prefetched before the moves are ordered, so the children's probes (a memory miss each: a fifth of the time) overlap;
 the quasi table's rows hold a signature instead of the key words, so its bucket is three
 lines instead of six, and they are prefetched too. On 8 ``standard`` corpus solves (38.3 M
 nodes, unchanged): 356 -> 218 ns per node (inlining and ``tzcnt``, ``farm-bench`` 4 pairs

@@ -20,12 +20,12 @@ from binokel_sim.play.solver.bitops import ctz, prefetch_at
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
-from binokel_sim.play.solver.slots import (C_QT_ROWS, C_TT_ROWS, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
-                                           C_SEATS, C_TRUMP, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
+from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
+                                           C_QT_ROWS, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
-from binokel_sim.play.solver.table import INF, meta_best, meta_lo, meta_hi, probe, signature, slot_of, store
+from binokel_sim.play.solver.table import INF, TT_COLS, meta_best, meta_lo, meta_hi, probe, signature, slot_of, store
 
 #: Card points of a 6-bit suit slice.
 SUIT_POINTS = np.array([sum(int(RANK_POINTS[r]) for r in range(6) if x >> r & 1) for x in range(64)], dtype=np.int64)
@@ -119,7 +119,11 @@ def narrow(lo, thi, hi, alpha, beta):
 
 @kernel(noalloc=True)
 def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
-    """Fail-soft alpha-beta value of the position (see the module docstring)."""
+    """Fail-soft alpha-beta value of the position (see the module docstring).
+
+    Every array argument is its data pointer (:func:`.driver.value` and :func:`.driver.test` pass
+    them): ``tt`` and ``qt`` indexed by row x columns, ``mv`` by ply x :data:`MV_COLS`, their row
+    counts in ``cfg[C_TT_ROWS]`` and ``cfg[C_QT_ROWS]``."""
     stats[S_NODES] += 1
     stats[DEPTH + tleft] += 1
     if cfg[C_LIMIT] > 0 and stats[S_NODES] > cfg[C_LIMIT]:
@@ -157,7 +161,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         stats[S_PROBES] += 1
         if row >= 0:
             stats[S_HITS] += 1
-            meta = tt[row * 2 + 1]
+            meta = tt[row * TT_COLS + 1]
             cut, v, alpha, hi = narrow(meta_lo(meta), meta_hi(meta), hi, alpha, beta)
             if cut:
                 stats[S_TTCUT] += 1
@@ -205,7 +209,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 h1[p] ^= bit
             nws = p if beats(c, win, trump) else wseat
             j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
-            prefetch_at(tt, slot_of(cfg[C_TT_ROWS], j0, j1, j2, j3) * 2)
+            prefetch_at(tt, slot_of(cfg[C_TT_ROWS], j0, j1, j2, j3) * TT_COLS)
             if tleft > QMIN:
                 j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, in_play(h1, seats))
                 qprefetch(qt, qslot(cfg[C_QT_ROWS], j0, j1, j2, j3))

@@ -103,7 +103,7 @@ def probe(tt, base, sig, gen):
     """Row holding the key (its :func:`signature`) in the bucket at ``base``, or -1."""
     for j in range(4):
         r = base + j
-        if tt[r * 2] == sig and (tt[r * 2 + 1] >> 48) == gen:
+        if tt[r * TT_COLS] == sig and (tt[r * TT_COLS + 1] >> 48) == gen:
             return r
     return -1
 
@@ -145,7 +145,7 @@ def store(tt, base, sig, gen, lo, hi, best, tleft):
         worst = 1 << 30
         for j in range(4):
             r = base + j
-            m = tt[r * 2 + 1]
+            m = tt[r * TT_COLS + 1]
             if (m >> 48) != gen:
                 row = r
                 break
@@ -153,13 +153,13 @@ def store(tt, base, sig, gen, lo, hi, best, tleft):
             if d < worst:
                 worst = d
                 row = r
-        tt[row * 2] = sig
+        tt[row * TT_COLS] = sig
     else:
-        m = tt[row * 2 + 1]
+        m = tt[row * TT_COLS + 1]
         lo, hi = merged(m, lo, hi)
         if best < 0:
             best = meta_best(m)
-    tt[row * 2 + 1] = pack(lo, hi, best, tleft, gen)
+    tt[row * TT_COLS + 1] = pack(lo, hi, best, tleft, gen)
 
 
 @kernel(noalloc=True)
