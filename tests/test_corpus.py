@@ -94,6 +94,31 @@ def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(rows(tmp_path), rows(whole))
 
 
+def test_tasks_smaller_than_a_chunk_and_a_kill_inside_one(whole, tmp_path, monkeypatch):
+    import binokel_sim.corpus.builder as builder
+    from binokel_sim.pool import Interrupted
+
+    # Chunks of 4 deals solved one deal per task: the same rows; a kill at deal 6 keeps deals 4-5 of the
+    # chunk in flight (a partial chunk), and the next build completes it.
+    monkeypatch.setattr(builder, "TASK_DEALS", 1)
+    real = builder.corpus_rows
+
+    def dies_at_deal_6(rules, seed, policy, chunk, durch=True, solve_budget=None):
+        if chunk.start >= 6:
+            raise KeyboardInterrupt
+        return real(rules, seed, policy, chunk, durch, solve_budget)
+
+    monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
+    with pytest.raises(Interrupted):
+        build_corpus(PRESET, N, tmp_path, seed=SEED, chunk_size=4, scale=Scale(workers=1))
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert [(c["start"], c["stop"]) for c in m["chunks"]] == [(0, 4), (4, 6)]
+    monkeypatch.setattr(builder, "corpus_rows", real)
+    m = build_corpus(PRESET, N, tmp_path, seed=SEED, scale=Scale(workers=2))
+    assert [c["rows"] for c in m["chunks"]] == [4, 4]
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(whole))
+
+
 def test_other_rules_are_rejected(whole, tmp_path):
     with pytest.raises(InputError, match="holds rules 'four-solo'"):
         load_corpus(whole, "standard")

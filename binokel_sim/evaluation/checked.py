@@ -53,6 +53,8 @@ PILOT_STEP = 50
 DERIVED = ("cell_lo", "cell_hi", "open")
 #: A cell's open top (no deciding bid above the value).
 TOP = 1 << 20
+#: Rows per task when earlier samples are asked new bids (small, as ``EvalSettings.chunk_size``).
+REFINE_ROWS = 5
 
 
 def deciding_bids(rules: Rules, safe: int | None, ceiling: int | None) -> tuple[int, ...]:
@@ -128,8 +130,8 @@ def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
             return p, p
         return targets(*a, tg[c.start:c.stop])
 
-    got = run_chunks(ask, [Chunk(i, s, min(s + 25, rows.size)) for i, s in enumerate(range(0, rows.size, 25))],
-                     workers=workers)
+    tasks = [Chunk(i, s, min(s + REFINE_ROWS, rows.size)) for i, s in enumerate(range(0, rows.size, REFINE_ROWS))]
+    got = run_chunks(ask, tasks, workers=workers)
     lo = np.concatenate([g[0] for g in got]).astype(np.int64)
     hi = np.concatenate([g[1] for g in got]).astype(np.int64)
     out, dp = parts["q_outside"][rows], parts["q_disc"][rows]
