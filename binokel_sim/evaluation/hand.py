@@ -44,7 +44,7 @@ from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_col
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import as_counts
 from binokel_sim.rules import Rules, as_rules
-from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress, chunk_ranges, run_chunks
+from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress, run_chunks
 
 
 class EvaluationInterrupted(Interrupted):
@@ -194,9 +194,9 @@ def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
 
 
-#: Early stopping looks at the results every this many chunks (a fixed sample count: the
-#: stopping point depends only on the seeded results, never on timing or workers).
-STOP_EVERY_CHUNKS = 4
+#: Early stopping looks at the results every this many samples (the stopping point depends only
+#: on the seeded results, never on timing, workers or the chunk size).
+STOP_EVERY = 100
 
 
 def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, seat: int = 0, samples: int = 1000,
@@ -211,7 +211,7 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     replaces the double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
     ``scale``: worker threads and progress bar; a checkpoint or a scheduler is refused in
     one line (the chunks close over this hand's arrays). ``se``: stop once P(make) at the
-    safe bid is known to +-``se`` (checked every ``STOP_EVERY_CHUNKS`` chunks, at least
+    safe bid is known to +-``se`` (checked every ``STOP_EVERY`` samples, at least
     100 samples; :func:`binokel_sim.evaluation.ladder.safe_bid_se`).
     """
     rules = as_rules(rules)
@@ -264,14 +264,15 @@ def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> 
 
 
 def _run_exact(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
-    """Every sample solved exactly; the early-stopping test every ``STOP_EVERY_CHUNKS`` chunks."""
-    chunks = chunk_ranges(samples, st.chunk_size)
-    step = len(chunks) if se is None else STOP_EVERY_CHUNKS
+    """Every sample solved exactly; the early-stopping test every ``STOP_EVERY`` samples."""
+    step = samples if se is None else STOP_EVERY
     done: list[dict[str, np.ndarray]] = []
-    for k in range(0, len(chunks), step):
+    for b0 in range(0, samples, step):
+        b1 = min(b0 + step, samples)
+        chunks = [Chunk(k, s, min(s + st.chunk_size, b1)) for k, s in enumerate(range(b0, b1, st.chunk_size))]
         done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
-                           chunks[k:k + step], workers=workers)
-        bar.update(sum(c.size for c in chunks[k:k + step]))
+                           chunks, workers=workers)
+        bar.update(b1 - b0)
         parts = _merge(done)
         summary = summarise(rules, parts, confidence)
         if _stop(se, summary, parts["code"].shape[0]):
