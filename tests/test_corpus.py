@@ -73,7 +73,8 @@ def test_append_and_resume_give_the_rows_of_one_run(whole, tmp_path):
     pd.testing.assert_frame_equal(rows(tmp_path), rows(whole))
 
 
-def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
+def _kill_at_deal_6(monkeypatch):
+    """Make the builder's deal rows raise Ctrl-C from deal 6 on; returns the real function."""
     import binokel_sim.corpus.builder as builder
 
     real = builder.corpus_rows
@@ -84,8 +85,14 @@ def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
         return real(rules, seed, policy, chunk, durch, solve_budget)
 
     monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
+    return real
+
+
+def test_a_killed_build_keeps_its_finished_chunks(whole, tmp_path, monkeypatch):
+    import binokel_sim.corpus.builder as builder
     from binokel_sim.pool import Interrupted
 
+    real = _kill_at_deal_6(monkeypatch)
     with pytest.raises(Interrupted):  # Ctrl-C in a worker: the run stops, the chunks stored so far stay
         build_corpus(PRESET, N, tmp_path, seed=SEED, chunk_size=3)
     assert load_corpus(tmp_path, PRESET).n == 6
@@ -101,14 +108,7 @@ def test_tasks_smaller_than_a_chunk_and_a_kill_inside_one(whole, tmp_path, monke
     # Chunks of 4 deals solved one deal per task: the same rows; a kill at deal 6 keeps deals 4-5 of the
     # chunk in flight (a partial chunk), and the next build completes it.
     monkeypatch.setattr(builder, "TASK_DEALS", 1)
-    real = builder.corpus_rows
-
-    def dies_at_deal_6(rules, seed, policy, chunk, durch=True, solve_budget=None):
-        if chunk.start >= 6:
-            raise KeyboardInterrupt
-        return real(rules, seed, policy, chunk, durch, solve_budget)
-
-    monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
+    real = _kill_at_deal_6(monkeypatch)
     with pytest.raises(Interrupted):
         build_corpus(PRESET, N, tmp_path, seed=SEED, chunk_size=4, scale=Scale(workers=1))
     m = json.loads((tmp_path / "manifest.json").read_text())

@@ -34,7 +34,7 @@ so workers and chunk size never change a number.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -101,20 +101,27 @@ def queries_of(keep: dict, n: int, seats: int) -> dict[str, np.ndarray]:
     return q
 
 
-def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets, workers: int | None = 1,
-           points=None) -> None:
-    """Decide every threshold row at ``bids`` too (in place): a row is asked only the bids inside its
-    cell (the others its earlier answers decide). ``targets``: the threshold back end
-    (:func:`binokel_sim.evaluation.dd.threshold_points`); ``points``: an exact one instead (a stand-in)."""
+class RefinePlan(NamedTuple):
+    """Questions to earlier samples at new bids: ``ask`` each of ``tasks`` (on any worker), then
+    ``apply`` the answers in task order (in place)."""
+
+    tasks: list
+    ask: Callable
+    apply: Callable
+
+
+def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
+                points=None) -> RefinePlan | None:
+    """What :func:`refine` asks, to run beside other work; ``None`` when no row needs a question."""
     from binokel_sim.evaluation.dd import first_leader, points_targets
-    from binokel_sim.runner import Chunk, run_chunks
+    from binokel_sim.runner import Chunk
     from binokel_sim.scoring import round_points, side_mask
 
     b = np.asarray(sorted(bids), dtype=np.int64)
     inside = (parts["cell_lo"][:, None] < b[None, :]) & (b[None, :] <= parts["cell_hi"][:, None])
     rows = np.nonzero(~parts["exact"] & (parts["q_trump"] >= 0) & inside.any(axis=1))[0]
     if rows.size == 0:
-        return
+        return None
     tg = points_targets(rules, parts["q_outside"][rows], parts["q_disc"][rows], b)
     first = tg[np.arange(rows.size), inside[rows].argmax(axis=1)]
     tg = np.where(inside[rows], tg, first[:, None])  # a bid the cell decides is not asked again
@@ -130,27 +137,51 @@ def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
             return p, p
         return targets(*a, tg[c.start:c.stop])
 
+    def apply(got: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        lo = np.concatenate([g[0] for g in got]).astype(np.int64)
+        hi = np.concatenate([g[1] for g in got]).astype(np.int64)
+        out, dp = parts["q_outside"][rows], parts["q_disc"][rows]
+        value = np.maximum(parts["value"][rows], out + round_points(dp + lo, rules))
+        took = parts["took"][rows] | (lo > 0)
+        value_hi = np.minimum(parts["value_hi"][rows], out + round_points(dp + hi, rules))
+        parts["value"][rows], parts["took"][rows], parts["value_hi"][rows] = value, took, value_hi
+        parts["result"][rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
+
     tasks = [Chunk(i, s, min(s + REFINE_ROWS, rows.size)) for i, s in enumerate(range(0, rows.size, REFINE_ROWS))]
-    got = run_chunks(ask, tasks, workers=workers)
-    lo = np.concatenate([g[0] for g in got]).astype(np.int64)
-    hi = np.concatenate([g[1] for g in got]).astype(np.int64)
-    out, dp = parts["q_outside"][rows], parts["q_disc"][rows]
-    value = np.maximum(parts["value"][rows], out + round_points(dp + lo, rules))
-    took = parts["took"][rows] | (lo > 0)
-    value_hi = np.minimum(parts["value_hi"][rows], out + round_points(dp + hi, rules))
-    parts["value"][rows], parts["took"][rows], parts["value_hi"][rows] = value, took, value_hi
-    parts["result"][rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
+    return RefinePlan(tasks, ask, apply)
+
+
+def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets, workers: int | None = 1,
+           points=None) -> None:
+    """Decide every threshold row at ``bids`` too (in place): a row is asked only the bids inside its
+    cell (the others its earlier answers decide). ``targets``: the threshold back end
+    (:func:`binokel_sim.evaluation.dd.threshold_points`); ``points``: an exact one instead (a stand-in)."""
+    from binokel_sim.runner import run_chunks
+
+    plan = refine_plan(rules, seat, parts, bids, targets, points)
+    if plan is not None:
+        plan.apply(run_chunks(plan.ask, plan.tasks, workers=workers))
+
+
+def widen_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, points=None):
+    """``(blocks with bids added, the refine plan or None)``; the same list (and None) when every block
+    holds ``bids`` already. Apply the plan before the next :func:`merge` of ``parts``."""
+    new = set(bids)
+    if all(new <= bs for _, _, bs in blocks):
+        return blocks, None
+    return [(x0, x1, bs | new) for x0, x1, bs in blocks], refine_plan(rules, seat, parts, new, targets, points)
 
 
 def widen(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, workers: int | None = 1,
           points=None):
     """``blocks`` (``(start, stop, bids)``) all decided at ``bids`` too: the samples are asked what their cells
     leave open (:func:`refine`, in place). The same list when every block holds ``bids`` already."""
-    new = set(bids)
-    if all(new <= bs for _, _, bs in blocks):
-        return blocks
-    refine(rules, seat, parts, new, targets, workers, points)
-    return [(x0, x1, bs | new) for x0, x1, bs in blocks]
+    from binokel_sim.runner import run_chunks
+
+    widened, plan = widen_plan(rules, seat, parts, blocks, bids, targets, points)
+    if plan is not None:
+        plan.apply(run_chunks(plan.ask, plan.tasks, workers=workers))
+    return widened
 
 
 def merge(chunks: list[dict[str, np.ndarray]], blocks) -> dict[str, np.ndarray]:

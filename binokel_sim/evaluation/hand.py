@@ -295,17 +295,25 @@ def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, 
                                                                            confidence, frame=False))
     blocks: list[tuple[int, int, set[int]]] = []
     done: list[dict[str, np.ndarray]] = []
-    widen = partial(checked.widen, rules, seat, targets=dd.targets if dd is not None and dd.targets is not None
-                    else _targets(_budget(rules, st)), workers=workers, points=None if dd is None else dd.points)
+    backend = dict(targets=dd.targets if dd is not None and dd.targets is not None else _targets(_budget(rules, st)),
+                   points=None if dd is None else dd.points)
+    widen = partial(checked.widen, rules, seat, workers=workers, **backend)
+    plan = None  # the earlier samples' questions at the new bids, asked beside the next block's samples
     for b0 in range(0, samples, checked.BLOCK):
         b1 = min(b0 + checked.BLOCK, samples)
-        # The exact samples run as tasks of their own, first: a one-core task each, the longest ones.
-        tasks = [(Chunk(0, i, i + 1), True) for i in range(b0, b1) if i % st.exact_every == 0]
-        tasks += [(Chunk(0, s, min(s + st.chunk_size, b1)), False) for s in range(b0, b1, st.chunk_size)
-                  if any(i % st.exact_every for i in range(s, min(s + st.chunk_size, b1)))]
         run = partial(evaluate_chunk, rules, counts, seat, seed, st, base, predealt=predealt, dd=dd, at_bids=at)
-        done += run_chunks(lambda c, run=run, tasks=tasks: run(tasks[c.index][0], exact=tasks[c.index][1]),
-                           [Chunk(k, 0, t[0].size) for k, t in enumerate(tasks)], workers=workers)
+        # The exact samples run as tasks of their own, first: a one-core task each, the longest ones.
+        exact = [partial(run, Chunk(0, i, i + 1), exact=True) for i in range(b0, b1) if i % st.exact_every == 0]
+        ask = [] if plan is None else [partial(plan.ask, c) for c in plan.tasks]
+        work = exact + ask + [partial(run, Chunk(0, s, min(s + st.chunk_size, b1)), exact=False)
+                              for s in range(b0, b1, st.chunk_size)
+                              if any(i % st.exact_every for i in range(s, min(s + st.chunk_size, b1)))]
+        got = run_chunks(lambda c, work=work: work[c.index](), [Chunk(k, 0, 1) for k in range(len(work))],
+                         workers=workers)
+        ne, na = len(exact), len(ask)
+        if plan is not None:
+            plan.apply(got[ne:ne + na])  # in place, into ``parts`` (``done[0]``)
+        done += got[:ne] + got[ne + na:]
         blocks.append((b0, b1, set(at)))
         bar.update(b1 - b0)
         parts = checked.merge(done, blocks)
@@ -314,8 +322,9 @@ def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, 
             break
         at = checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"])
         # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
-        # at the safe bid exact on every sample).
-        widened = widen(parts, blocks, at)
+        # at the safe bid exact on every sample): the earlier ones are asked beside the next block, whose
+        # answers they do not need, so no worker waits between the two.
+        widened, plan = checked.widen_plan(rules, seat, parts, blocks, at, **backend)
         if widened is not blocks:
             blocks, done = widened, [parts]
     for _ in range(REFINE_ROUNDS):

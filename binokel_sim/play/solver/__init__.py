@@ -100,7 +100,13 @@ are "the soloist takes the rest" bounds), yet larger steps down do not help: ste
 near-value proofs are the cost whichever way they are reached). A memory of the card that
 cut late at each mid-trick state (hashed, 2**18 hint rows): -1 % nodes, slower. The
 parent checking a child trick start's table row before calling it: same nodes, 1.04x
-the time. The quasi table from five tricks: +17 % nodes, 1.09x the time.
+the time. The quasi table from five tricks: +17 % nodes, 1.09x the time. A first test
+">= 1" (the deals whose soloist takes no trick fail ~140 tests one point apart, each
+10-20 k nodes) in a scratch table generation so later tests never see its moves: 80
+corpus solves +1.9 % nodes, 200 random deals -0.7 %, but 14 of them above 1.2x (the
+">= 1" proof costs up to 1.1 M nodes where the value is high). A plain minimax for
+trick starts with two tricks left (no table, no window): 6 % fewer nodes counted, the
+same time (``farm-bench`` 10 pairs 1.008x): the nodes it saves were cheap.
 
 *Engine.* Every kernel of the search allocates nothing and is compiled with
 ``@kernel(noalloc=True)``: numba then skips the atomic reference counting of the
