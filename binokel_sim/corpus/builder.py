@@ -71,7 +71,7 @@ TASK_DEALS = 5
 
 
 class CorpusInterrupted(Interrupted):
-    """Ctrl-C during a corpus build: the finished chunks are in the corpus itself (no --checkpoint needed).
+    """Ctrl-C during a corpus build: the finished deals are in the corpus itself (no --checkpoint needed).
 
     >>> str(CorpusInterrupted("c/", 300, 1000, "binokel corpus build --deals 1000 --out c/"))[:60]
     'interrupted: corpus c/ keeps 300 of 1000 deals (every finish'
@@ -80,7 +80,8 @@ class CorpusInterrupted(Interrupted):
     def __init__(self, folder: str | os.PathLike, held: int, target: int, command: str | None):
         again = f"`{command}`" if command else "the same `binokel corpus build` command"
         Exception.__init__(self, f"interrupted: corpus {os.fspath(folder)} keeps {held} of {target} deals (every "
-                                 f"finished chunk; the chunks in flight are dropped); run {again} again to resume")
+                                 "finished chunk and the finished start of each chunk in flight); "
+                                 f"run {again} again to resume")
         self.done, self.total, self.checkpoint = held, target, folder
 
 
