@@ -9,6 +9,13 @@ wall time says little); deals/hour = 3600 / CPU s per deal for one core.
 
     .venv/bin/python benchmarks/bench_corpus.py --rules standard --deals 30 > bench_corpus.json
 
+With ``--build N``: also a real build on ``--workers`` threads -- a copy of the shipped
+corpus of the rules extended by N deals (``build_corpus``, as ``binokel corpus build``
+runs it) -- timed in wall seconds: deals per hour, cores busy, and the ratio to what the
+per-deal CPU above promises for that many workers.
+
+    .venv/bin/python benchmarks/bench_corpus.py --rules standard --deals 12 --start 100000 --build 1000
+
 Prints one JSON object.
 """
 
@@ -18,7 +25,10 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import tempfile
 import time
+from pathlib import Path
 
 from binokel_sim.corpus.builder import corpus_rows
 from binokel_sim.evaluation.study import study_deals
@@ -32,6 +42,29 @@ def timed(fn) -> tuple[float, object]:
     return time.process_time() - t0, out
 
 
+def real_build(rules, deals: int, workers: int, cpu_per_deal: float) -> dict:
+    """The shipped corpus of ``rules`` copied to a temporary folder and extended by ``deals`` deals."""
+    from binokel_sim.corpus.builder import build_corpus
+    from binokel_sim.corpus.reader import shipped_root
+
+    src = shipped_root() / rules.name
+    with tempfile.TemporaryDirectory() as tmp:
+        dst = Path(tmp) / rules.name
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+        held = json.loads((dst / "manifest.json").read_text())["deals"]
+        t0 = time.perf_counter()
+        m = build_corpus(rules, held + deals, dst, scale=Scale(workers=workers))
+        wall = time.perf_counter() - t0
+    new = [c for c in m["chunks"] if c["stop"] > held]
+    cpu = sum(c["cpu_seconds"] for c in new)  # whole new chunks: a partial first one counts its old rows too
+    rows = sum(c["rows"] for c in new)
+    promised = workers * 3600 / cpu_per_deal
+    return {"what": f"shipped corpus extended from {held} to {held + deals} deals, {workers} workers",
+            "wall_seconds": round(wall, 1), "deals_per_hour": round(3600 * deals / wall),
+            "cpu_seconds_per_deal": round(cpu / rows, 4), "cores_busy": round(cpu * deals / rows / wall, 2),
+            "ratio_to_the_per_deal_figure": round(3600 * deals / wall / promised, 3)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="standard")
@@ -39,6 +72,8 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="First deal (deal i depends only on seed and i).")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--policies", default="heuristic,melds")
+    ap.add_argument("--build", type=int, default=0, help="Deals of a real build extending the shipped corpus.")
+    ap.add_argument("--workers", type=int, default=2, help="Worker threads of the real build.")
     a = ap.parse_args()
     rules = load_rules(a.rules)
     chunk = Chunk(0, a.start, a.start + a.deals)
@@ -59,8 +94,10 @@ def main() -> None:
                 "durch_makeable": float(df["durch_makeable"].mean()),
                 "equals_study": bool(policy != "heuristic" or (df["value"].tolist() == base["value"].tolist())),
             })
+    build = real_build(rules, a.build, a.workers, runs[0]["cpu_seconds_per_deal"]) if a.build else None
     print(json.dumps({
         "benchmark": "corpus", "rules": rules.name, "seed": a.seed, "deals": a.deals, "start": a.start,
+        "real_build": build,
         "baseline": {"what": "study_deals, heuristic policy, batched, no Durch check (today's study deal)",
                      "cpu_seconds_per_deal": round(base_s / a.deals, 4),
                      "deals_per_hour_1_core": round(3600 * a.deals / base_s)},
