@@ -109,10 +109,19 @@ class RefinePlan(NamedTuple):
     ask: Callable
     apply: Callable
 
+    def run(self, workers: int | None = 1) -> None:
+        """Ask and apply, on ``workers`` threads of their own."""
+        from binokel_sim.runner import run_chunks
+
+        self.apply(run_chunks(self.ask, self.tasks, workers=workers))
+
 
 def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
                 points=None) -> RefinePlan | None:
-    """What :func:`refine` asks, to run beside other work; ``None`` when no row needs a question."""
+    """How every threshold row gets decided at ``bids`` too (in place, by the plan's ``apply``): a row is
+    asked only the bids inside its cell (the others its earlier answers decide); ``None`` when no row needs
+    a question. ``targets``: the threshold back end (:func:`binokel_sim.evaluation.dd.threshold_points`);
+    ``points``: an exact one instead (a stand-in)."""
     from binokel_sim.evaluation.dd import first_leader, points_targets
     from binokel_sim.runner import Chunk
     from binokel_sim.scoring import round_points, side_mask
@@ -151,18 +160,6 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
     return RefinePlan(tasks, ask, apply)
 
 
-def refine(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets, workers: int | None = 1,
-           points=None) -> None:
-    """Decide every threshold row at ``bids`` too (in place): a row is asked only the bids inside its
-    cell (the others its earlier answers decide). ``targets``: the threshold back end
-    (:func:`binokel_sim.evaluation.dd.threshold_points`); ``points``: an exact one instead (a stand-in)."""
-    from binokel_sim.runner import run_chunks
-
-    plan = refine_plan(rules, seat, parts, bids, targets, points)
-    if plan is not None:
-        plan.apply(run_chunks(plan.ask, plan.tasks, workers=workers))
-
-
 def widen_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, points=None):
     """``(blocks with bids added, the refine plan or None)``; the same list (and None) when every block
     holds ``bids`` already. Apply the plan before the next :func:`merge` of ``parts``."""
@@ -175,12 +172,10 @@ def widen_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bi
 def widen(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, workers: int | None = 1,
           points=None):
     """``blocks`` (``(start, stop, bids)``) all decided at ``bids`` too: the samples are asked what their cells
-    leave open (:func:`refine`, in place). The same list when every block holds ``bids`` already."""
-    from binokel_sim.runner import run_chunks
-
+    leave open (:func:`refine_plan`, in place). The same list when every block holds ``bids`` already."""
     widened, plan = widen_plan(rules, seat, parts, blocks, bids, targets, points)
     if plan is not None:
-        plan.apply(run_chunks(plan.ask, plan.tasks, workers=workers))
+        plan.run(workers)
     return widened
 
 
