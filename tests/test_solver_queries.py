@@ -115,12 +115,14 @@ def test_node_count_does_not_depend_on_earlier_deals():
 
 def test_side_without_a_trick_is_settled_by_one_low_test():
     # Seat 2 (soloist, trump G) wins no trick: walking down one point per test took 138 tests;
-    # once hi is at most a quarter of the root bound the driver asks ">= 1" and is done.
+    # once hi is at most a quarter of the root bound the driver asks ">= 1" (the defenders'
+    # killer moves on) and is done.
     pos = Position.parse("EU EU GA GA G10 GK GO GU GU H10 H10 SU / EA E10 EK G10 GO HK HO HU SA S10 S10 SU / "
                          "E10 EK EO EO HA HA HK HO HU SK SK SO", 1, 0, 2)
     s = Solver()
     assert s.exact(pos).lo == 0
     assert int(s._stats[S_ITERS]) < 100  # 84; 138 without the low test
+    assert s.nodes < 500_000  # 429 117; 611 620 without the defenders' killer moves in the low tests
     assert not s.at_least(pos, 1).reached
 
 

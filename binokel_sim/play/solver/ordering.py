@@ -12,7 +12,7 @@ import numpy as np
 from binokel_sim.jit import kernel
 from binokel_sim.play.solver.bitops import ctz
 from binokel_sim.play.legal import HIGHER_MASK, POINTS, SUIT_MASK, beats
-from binokel_sim.play.solver.slots import C_MAX, C_SEATS, C_TRUMP, MV_COLS, MV_SCORE, MV_VALUE
+from binokel_sim.play.solver.slots import C_KILL, C_MAX, C_SEATS, C_TRUMP, MV_COLS, MV_KILL, MV_SCORE, MV_VALUE
 
 
 @kernel(noalloc=True, inline="always")
@@ -82,8 +82,10 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
 def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
     """Write the legal types into ``mv[ply]``, likeliest best first; returns how many.
 
-    Rules of thumb only, after the table's move ``first``: no killer moves and no history
-    counts (why, with the measurements: the package's design notes, *Move ordering*).
+    Rules of thumb, after the table's move ``first``: no history counts, and killer moves only
+    for the defenders while ``cfg[C_KILL]`` is set -- the exact driver's low tests, where a side
+    that wins (almost) no trick must be refuted (why, with the measurements: the package's design
+    notes, *Move ordering*).
     """
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]
@@ -95,6 +97,7 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
             opp |= h1[q]
     n = 0
     m = legal
+    kill = mv[ply * MV_COLS + MV_KILL] - 1 if cfg[C_KILL] and side == 0 else -1
     while m:
         low = m & -m
         c = ctz(low)
@@ -102,6 +105,8 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
         pts = POINTS[c]
         if c == first:
             sc = 10000
+        elif c == kill:
+            sc = 9000
         elif pos == 0:
             s = c // 6
             top = (opp & HIGHER_MASK[c]) == 0

@@ -20,7 +20,7 @@ from binokel_sim.play.solver.bitops import ctz, prefetch_at
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
-from binokel_sim.play.solver.slots import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
+from binokel_sim.play.solver.slots import (C_KILL, MV_KILL, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
                                            C_QT_ROWS, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
@@ -289,6 +289,8 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 beta = best
         # alpha < beta held before this move, and only the move just tried narrows the window.
         if alpha >= beta:
+            if cfg[C_KILL] and not is_max:
+                mv[ply * MV_COLS + MV_KILL] = c + 1  # the defenders' killer (low tests only)
             stats[S_CUTS] += 1
             stats[S_FIRST] += i == 0
             break

@@ -1,18 +1,20 @@
 """Array layouts shared by the search kernels: ``cfg`` slots, ``stats`` slots, move-buffer columns.
 
 >>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 17
-(11, 72, True)
+(12, 73, True)
 """
 
 # cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``;
-# ``C_TT_ROWS``, ``C_QT_ROWS``: the tables' rows (the search gets their data pointers, not the arrays).
-C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT, C_TT_ROWS, C_QT_ROWS = range(11)
-CFG_SIZE = 11
+# ``C_TT_ROWS``, ``C_QT_ROWS``: the tables' rows (the search gets their data pointers, not the arrays);
+# ``C_KILL``: 1 while the defenders' killer moves are on (the exact driver's low tests, see ``driver.value``).
+C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT, C_TT_ROWS, C_QT_ROWS, C_KILL = range(12)
+CFG_SIZE = 12
 MODE_POINTS, MODE_TRICKS = 0, 1
 #: Most cards a search can play (4 seats x 12 cards).
 MAX_PLY = 64
-#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type.
-MV_SCORE, MV_VALUE, MV_COLS = 24, 48, 72
+#: Columns of the per-ply move buffer ``mv``: moves, their ordering scores, searched values by card type,
+#: and the ply's killer move + 1 (0: none).
+MV_SCORE, MV_VALUE, MV_KILL, MV_COLS = 24, 48, 72, 73
 #: ``stats[S_*]``: counters for measurement (nodes, table probes/hits/cutoffs, driver iterations,
 #: quick-bound cutoffs, cutoffs and first-move cutoffs). ``stats[S_ABORT]`` != 0 stops the search:
 #: set by the kernel when ``stats[S_NODES]`` passes ``cfg[C_LIMIT]``, or by another thread (a time
