@@ -168,7 +168,7 @@ sure trumps: 82.3 -> 80.9 M nodes on 40 corpus solves, 79.5 -> 75.0 M on the 60 
 deciding bids, three random ``standard`` hands; 157 M nodes, 0.19x the 809 M of solving the
 same rows exactly). Tests within 4 points of the value cost 1.1 M (proved) to 1.5 M (refuted)
 nodes each, 49 % of all nodes; within 5-9 points 0.5-0.8 M, 27 %; 40 or more points away
-2-60 k. The first move cuts at 94-95 % of the cut nodes in proofs and refutations alike, and
+2-63 k. The first move cuts at 94-95 % of the cut nodes in proofs and refutations alike, and
 the nodes peak at four to six tricks left (65 % there), so better move ordering has little
 left to find: what would shrink these proofs is a table whose entries cover more positions
 (partition search, as the bridge solvers key on the ranks that matter) or a sharper bound.
