@@ -223,6 +223,23 @@ def test_study_corpus_must_match(whole, capsys):
                           contains="exclude each other")
 
 
+def test_study_on_a_damaged_corpus_names_the_chunk(whole, tmp_path, capsys, monkeypatch):
+    d = tmp_path / "c"
+    shutil.copytree(whole, d)
+    p = d / "chunk-00001.parquet"
+    p.write_bytes(p.read_bytes()[:100])
+    # Named with --corpus: the chunk is named, its deals are not quietly solved afresh.
+    assert_one_line_error(capsys, "odds", "tapp", "--rules", PRESET, "--seed", str(SEED), "--corpus", str(d),
+                          contains="chunk chunk-00001.parquet is truncated or corrupt")
+    # Found as the matching corpus: the same error, and the way around it.
+    monkeypatch.setattr("binokel_sim.corpus.studies.find_corpus", lambda *a, **k: d)
+    line = assert_one_line_error(capsys, "odds", "bids", "--rules", PRESET, "--seed", str(SEED), "--deals", "4")
+    assert "chunk-00001.parquet" in line and line.endswith("or pass --fresh to solve without the corpus")
+    # Deals below the damaged chunk need only the sound one.
+    src, _ = _study(capsys, "tapp", "--deals", "3", "--corpus", str(d))
+    assert (src["from_corpus"], src["fresh"]) == (3, 0)
+
+
 def test_ctrl_c_says_what_the_corpus_kept_and_how_to_resume(whole, tmp_path):
     from test_interrupt import _sigint_after_first_chunk
 

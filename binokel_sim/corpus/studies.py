@@ -6,7 +6,9 @@ study of ``N`` deals takes deals ``0 .. k - 1`` from the corpus (``k`` = the dea
 holds without a gap, at most ``N``) and solves only ``k .. N - 1``: the numbers are
 those of a fresh run. The corpus is the one named (``corpus=DIR``: its rules, seed and
 policy must match: :class:`InputError` otherwise) or the shipped one with the same
-rules content hash, seed and policy; ``fresh=True`` ignores corpora.
+rules content hash, seed and policy; ``fresh=True`` ignores corpora. A damaged chunk among
+those the study needs is an :class:`InputError` naming it (``binokel corpus build`` repairs
+it), never a silent fresh solve of its deals.
 
 >>> import tempfile
 >>> from binokel_sim.corpus.builder import build_corpus
@@ -86,7 +88,13 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
         folder = find_corpus(rules, seed=seed, policy=policy)
     c = None
     if folder is not None:
-        c = load_corpus(folder, rules, skip_bad=True, below=deals)
+        try:
+            # A damaged chunk is an error, not a silent fresh solve of its deals: the build repairs it.
+            c = load_corpus(folder, rules, below=deals)
+        except InputError as exc:
+            if corpus is not None:
+                raise
+            raise InputError(f"{exc}; or pass --fresh to solve without the corpus") from None
         if solve_budget is None and c.manifest.get("solve_budget") is not None:
             # No budget asked for: the corpus's own budget is the answer (the provenance says which),
             # and deals beyond it are solved with the same budget, so every row means the same.
