@@ -10,6 +10,7 @@ import pandas as pd
 
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.errors import InputError
+from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS
 from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.output import write_table
 
@@ -39,25 +40,34 @@ def corpus() -> None:
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Deals per chunk file (default 200; an existing corpus keeps its own).")
 @solve_budget_option
+@click.option("--within", "solve_within", type=click.IntRange(min=1), default=None, metavar="POINTS",
+              help="48-card presets: prove every total to fewer than POINTS points first, whatever it costs, "
+                   "then exact as far as --solve-budget allows (none: exact). 10 decides every bid.")
 @json_option
 @quiet_option
 @scale_options
-def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, as_json, quiet, scale) -> None:
+def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, solve_within, as_json, quiet, scale) -> None:
     """Solve deals 0..N-1 of the seed and store them; appends to an existing corpus.
 
     With --solve-budget (the 48-card presets) each total is proven within the budget and
-    stored as an interval (lo, hi, exact); the manifest counts the unresolved deals.
+    stored as an interval (lo, hi, exact); the manifest counts the unresolved deals. With
+    --within 10 every total is first proven to within 10 points (fewer than 10 apart), then
+    exact as far as the budget allows (the shipped 48-card corpora).
 
     \b
     Example:
       binokel corpus build --rules four-solo --deals 1000 --out data/corpus/four-solo --workers 2
       binokel corpus build --rules standard-48 --deals 200 --out my-corpus --solve-budget 2000000n
+      binokel corpus build --rules wuerttemberg --deals 3000 --out my-corpus --within 10 --solve-budget 100000000n
     """
     if out is None:
         raise InputError("--out: give the corpus folder to create or extend")
+    if solve_within is not None and solve_budget is None and rules.layout.deck_size < BUDGET_MIN_CARDS:
+        raise InputError(f"--within: applies to budgeted solves (48-card presets, or with --solve-budget); "
+                         f"{rules.name} deals are solved exactly")
     command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     m = build_corpus(rules, deals, out, seed=seed, policy=policy, chunk_size=chunk_size, scale=scale,
-                     command=command, solve_budget=solve_budget)
+                     command=command, solve_budget=solve_budget, solve_within=solve_within)
     if as_json:
         echo_json({k: v for k, v in m.items() if k not in ("chunks", "rules_data")})
     elif not quiet:

@@ -397,3 +397,39 @@ def test_a_killed_refresh_keeps_its_finished_chunks_and_a_rerun_finishes(whole, 
     r = refresh.refresh_corpus(d, scale=Scale(workers=1))
     assert (r["changed"], r["estimates_changed"]) == (0, 2)
     pd.testing.assert_frame_equal(rows(d), rows(whole))
+
+
+def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its_query(tmp_path):
+    from binokel_sim.corpus.studies import study_rows
+
+    # 12-trick deals with a budget given (the query applies there too): quick, and the tiny budget
+    # leaves totals open after the 10-point phase, which the budget never cuts short.
+    budget = 2_000
+    m = build_corpus("standard", 4, tmp_path, seed=5, chunk_size=2, solve_budget=budget, solve_within=10)
+    assert m["solve_within"] == 10 and m["solve_budget"] == budget and not m["durch_check"]
+    df = load_corpus(tmp_path, "standard").df
+    for pre in ("", "base_"):
+        width = df[f"{pre}points_hi"] - df[f"{pre}points_lo"]
+        assert ((0 <= width) & (width <= 9)).all() and ((width == 0) == df[f"{pre}points_exact"]).all()
+        # the grid lies where the total crosses a bid: every bid decided (no multiple of 10 in (lo, hi])
+        assert (df[f"{pre}points_lo"] // 10 == df[f"{pre}points_hi"] // 10).all()
+    assert not (df["points_exact"] & df["base_points_exact"]).all()
+    exact = study_deals("standard", 4, seed=5, scale=Scale(workers=1))
+    assert (df["points_lo"] <= exact["value"]).all() and (exact["value"] <= df["points_hi"]).all()
+    # A study without a budget of its own reads the corpus and solves the deals beyond it by the same query.
+    more, src = study_rows("standard", 5, seed=5, corpus=tmp_path)
+    assert (src["solve_within"], src["solve_budget"], src["from_corpus"], src["fresh"]) == (10, budget, 4, 1)
+    last = study_deals("standard", 5, seed=5, scale=Scale(workers=1), solve_budget=budget, solve_within=10, start=4)
+    assert more["value_hi"].tolist()[4:] == last["value_hi"].tolist()
+    with pytest.raises(InputError, match="--within 10, not none"):
+        build_corpus("standard", 6, tmp_path, seed=5, solve_budget=budget)
+
+
+def test_within_needs_a_budgeted_preset(tmp_path, capsys):
+    from clitools import assert_one_line_error
+
+    assert_one_line_error(capsys, "corpus", "build", "--rules", "standard", "--deals", "2", "--out",
+                          str(tmp_path / "c"), "--within", "10", contains="--within: applies to budgeted")
+    assert not (tmp_path / "c").exists()
+    assert_one_line_error(capsys, "corpus", "build", "--rules", "wuerttemberg", "--deals", "2", "--out",
+                          str(tmp_path / "c"), "--within", "10", "--solve-budget", "5x", contains="budget")

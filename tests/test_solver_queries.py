@@ -60,6 +60,14 @@ def test_queries_match_reference(layout):
             assert b.lo <= v <= b.hi and b.nodes <= budget + 1, (pos, v, budget, b)
         b = solver.bounds(pos)
         assert (b.lo, b.hi) == (v, v)
+        w_step = rng.choice([1, 3, 10])
+        for budget in (None, 1, 50):
+            off = rng.randrange(0, 10)
+            w = solver.within(pos, step=w_step, budget_nodes=budget, lo=off)
+            # never cut short: every grid point decided whatever the budget; exact without one
+            assert w.lo <= v <= w.hi and w.hi - w.lo < w_step, (pos, v, w_step, budget, w)
+            assert not any(w.lo < g <= w.hi for g in range(off % w_step, w.hi + 1, w_step)), (pos, v, off, w)
+            assert w.exact or budget is not None
     assert 0 < mids < 60
 
 
@@ -98,6 +106,12 @@ def test_full_deal_grid_and_bounds_contain_exact():
     assert b.lo <= v <= b.hi
     s.reset()
     assert s.bounds(pos, budget_seconds=600).exact
+    s.reset()
+    w = s.within(pos, step=10, budget_nodes=1)  # the 10-point phase ignores the budget; nothing left after it
+    assert w.lo <= v <= w.hi and 0 < w.hi - w.lo <= 9 and w.nodes > 1
+    s.reset()
+    full = s.within(pos, step=10)
+    assert (full.lo, full.hi) == (v, v) and full.nodes > w.nodes
 
 
 def test_node_count_does_not_depend_on_earlier_deals():
@@ -133,6 +147,9 @@ def test_side_without_a_trick_is_settled_by_one_low_test():
     (lambda s, p: s.bounds(p, budget_nodes=0), "budget_nodes"),
     (lambda s, p: s.bounds(p, budget_seconds=-1.0), "budget_seconds"),
     (lambda s, p: s.query(p, "at_least"), "target"),
+    (lambda s, p: s.within(p, step=0), "step"),
+    (lambda s, p: s.within(p, budget_nodes=0), "budget_nodes"),
+    (lambda s, p: s.query(p, "within", budget_seconds=5.0), "budget_seconds"),
     (lambda s, p: s.query(p, "median"), "query"),
     (lambda s, p: s.at_least(p, "x"), "target"),
 ])

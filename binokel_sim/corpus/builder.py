@@ -129,13 +129,15 @@ def _counting_dd() -> tuple[DD, list[int]]:
     return DD(points=points, specials=specials), counter
 
 
-def _bounded_dd(budget_nodes: int) -> tuple[DD, list[int]]:
+def _bounded_dd(budget_nodes: int | None, within: int | None = None) -> tuple[DD, list[int]]:
     """A ``Solver.bounds`` back end within ``budget_nodes`` per solve (:func:`binokel_sim.evaluation.dd.budgeted`),
-    counting its search nodes (in ``counter[0]``; Durch checks add theirs)."""
+    or with ``within`` the ``Solver.within`` query (every total to fewer than ``within`` points, then exact as far
+    as the budget allows; None: no budget), counting its search nodes (in ``counter[0]``; Durch checks add theirs)."""
     from binokel_sim.evaluation.dd import Record, bounded_points
 
     counting, counter = _counting_dd()
-    return DD(specials=counting.specials, bounds=bounded_points(budget_nodes, counter), record=Record()), counter
+    bounds = bounded_points(budget_nodes, counter, within=within)
+    return DD(specials=counting.specials, bounds=bounds, record=Record()), counter
 
 
 def _count_string(counts: np.ndarray) -> list[str]:
@@ -144,16 +146,18 @@ def _count_string(counts: np.ndarray) -> list[str]:
 
 
 def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool = True,
-                solve_budget: int | None = None) -> pd.DataFrame:
+                solve_budget: int | None = None, solve_within: int | None = None) -> pd.DataFrame:
     """The corpus rows of deals ``chunk.start .. chunk.stop - 1`` (see the module docstring); ``solve_budget``:
-    nodes per solve of ``Solver.bounds`` (48 cards), rows then hold each total as an interval."""
+    nodes per solve of ``Solver.bounds`` (48 cards), rows then hold each total as an interval; ``solve_within``:
+    the ``Solver.within`` query instead (every total to fewer than that many points, then exact within the budget)."""
     st = EvalSettings(policy=policy).check()
     df, hands, tapp = deal_frame(rules, seed, chunk, STREAM_STUDY)
     idx = df["deal"].to_numpy()
     cols: dict[str, list] = {}
     extra: dict[str, list] = {"nodes": [], "seconds": []}
     for i in range(chunk.size):
-        dd, counter = _counting_dd() if solve_budget is None else _bounded_dd(solve_budget)
+        budgeted = solve_budget is not None or solve_within is not None
+        dd, counter = _bounded_dd(solve_budget, solve_within) if budgeted else _counting_dd()
         t0 = time.thread_time()
         seat = int(idx[i] % rules.n_seats)
         parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], None, dd, True,
@@ -198,7 +202,7 @@ def corpus_job_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
     off = int(job.params["offset"])
     c = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
     return corpus_rows(job.rules, job.seed, str(job.params["policy"]), c, bool(job.params["durch"]),
-                       job.params.get("solve_budget"))
+                       job.params.get("solve_budget"), job.params.get("solve_within"))
 
 
 def chunk_stats(path: Path, rows: pd.DataFrame) -> dict[str, Any]:
@@ -273,14 +277,18 @@ def _summarise(m: dict[str, Any]) -> None:
 
 def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed: int = 1, policy: str | None = None,
                  chunk_size: int | None = None, scale: Scale | None = None, durch: bool = True,
-                 command: str | None = None, solve_budget: int | None = None) -> dict[str, Any]:
+                 command: str | None = None, solve_budget: int | None = None,
+                 solve_within: int | None = None) -> dict[str, Any]:
     """Build or extend the corpus in ``out`` to ``deals`` deals; returns the manifest.
 
     ``policy`` / ``chunk_size`` / ``seed`` must match an existing corpus (None: keep).
     ``deals`` below what the corpus holds is an :class:`InputError`. ``solve_budget``: nodes per
     ``Solver.bounds`` solve (the 48-card presets): each total is stored as ``lo``/``hi``/``exact``,
     the manifest counts the unresolved deals, and no Durch check runs (its exact query is
-    unbudgeted); an existing corpus keeps its budget (None: exact solves, the 40-card path).
+    unbudgeted); an existing corpus keeps its budget (None: exact solves, the 40-card path). ``solve_within``:
+    each total first proven to fewer than that many points whatever it costs, then exact as far as
+    ``solve_budget`` allows (:meth:`binokel_sim.play.solver.Solver.within`; the corpus query of the 48-card
+    presets); an existing corpus keeps it too.
     """
     rules = load_rules(rules)
     if policy is not None:
@@ -288,12 +296,19 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size: must be at least 1, got {chunk_size}")
     folder = Path(out)
-    m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None)
+    if solve_within is not None and solve_within < 1:
+        raise InputError(f"--within: must be at least 1 point, got {solve_within}")
+    m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None and solve_within is None)
     if not m["chunks"] and "solve_budget" not in m:
         m["solve_budget"] = solve_budget
+    if not m["chunks"] and "solve_within" not in m and solve_within is not None:
+        m["solve_within"] = solve_within
     if m.get("solve_budget") != solve_budget:
         raise InputError(f"corpus {folder} was built with --solve-budget {m.get('solve_budget') or 'none (exact)'}, "
                          f"not {solve_budget or 'none (exact)'}")
+    if m.get("solve_within") != solve_within:
+        raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
+                         f"not {solve_within or 'none'}")
     held = held_deals(m)
     if deals < held:
         raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
@@ -345,7 +360,8 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     write_json(m, folder / MANIFEST)
     jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
                 params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"]),
-                        **({"solve_budget": int(solve_budget)} if solve_budget is not None else {})})
+                        **({"solve_budget": int(solve_budget)} if solve_budget is not None else {}),
+                        **({"solve_within": int(solve_within)} if solve_within is not None else {})})
             for _, start, stop in todo]
     try:
         results = run_jobs(jobs, scale or Scale(), "deals", on_result=collect)

@@ -103,7 +103,8 @@ def refresh_rows(rules: Rules, m: dict[str, Any], df: pd.DataFrame) -> tuple[pd.
         out[col] = new[col]
     est_changed = int((estimate & ~changed).sum())
     budget = m.get("solve_budget")
-    fresh = [corpus_rows(rules, int(m["seed"]), m["policy"], Chunk(0, d, d + 1), bool(m["durch_check"]), budget)
+    fresh = [corpus_rows(rules, int(m["seed"]), m["policy"], Chunk(0, d, d + 1), bool(m["durch_check"]), budget,
+                         m.get("solve_within"))
              for d in df["deal"].to_numpy()[changed]]
     out = pd.concat([out[~changed], *fresh], ignore_index=True).sort_values("deal", ignore_index=True)
     return out[list(df.columns)].astype(df.dtypes.to_dict()), int(changed.sum()), est_changed
@@ -176,4 +177,4 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
 
 def _plain(m: dict[str, Any]) -> dict[str, Any]:
     """The manifest fields a chunk needs (the job's parameters: no chunk list, which the run rewrites)."""
-    return {k: m.get(k) for k in ("policy", "seed", "durch_check", "solve_budget")}
+    return {k: m.get(k) for k in ("policy", "seed", "durch_check", "solve_budget", "solve_within")}

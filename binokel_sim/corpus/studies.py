@@ -77,6 +77,7 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
     fresh part skips the Tapp-unseen play (the formula needs none; its columns are then not meaningful).
     """
     rules = load_rules(rules)
+    solve_within: int | None = None  # a corpus's query (Solver.within) is adopted with its budget
     if fresh and corpus is not None:
         raise InputError("--fresh and --corpus exclude each other")
     folder = None
@@ -95,12 +96,15 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
             if corpus is not None:
                 raise
             raise InputError(f"{exc}; or pass --fresh to solve without the corpus") from None
-        if solve_budget is None and c.manifest.get("solve_budget") is not None:
-            # No budget asked for: the corpus's own budget is the answer (the provenance says which),
-            # and deals beyond it are solved with the same budget, so every row means the same.
-            solve_budget = int(c.manifest["solve_budget"])
-        budget = _budget(rules, solve_budget)
-        for key, want in (("seed", seed), ("policy", policy), ("solve_budget", budget)):
+        if solve_budget is None and (c.manifest.get("solve_budget") is not None
+                                     or c.manifest.get("solve_within") is not None):
+            # No budget asked for: the corpus's own budget and query are the answer (the provenance says
+            # which), and deals beyond it are solved with the same ones, so every row means the same.
+            solve_budget = c.manifest.get("solve_budget")
+            solve_within = c.manifest.get("solve_within")
+        budget = _budget(rules, solve_budget) if solve_within is None else solve_budget
+        for key, want in (("seed", seed), ("policy", policy), ("solve_budget", budget),
+                          ("solve_within", solve_within)):
             if c.manifest.get(key) != want and corpus is None:  # a shipped corpus of another budget: solve afresh
                 c = None
                 break
@@ -115,12 +119,15 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
         parts.append(_with_bounds(c.df.iloc[:k]))
     if n > k:
         parts.append(study_deals(rules, n, seed=seed, policy=policy, play=play, scale=scale, start=k,
-                                 solve_budget=solve_budget, chunk_size=chunk_size, baseline=baseline))
+                                 solve_budget=solve_budget, chunk_size=chunk_size, baseline=baseline,
+                                 solve_within=solve_within))
     df = pd.concat(parts, ignore_index=True)
     prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
-    budget = _budget(rules, solve_budget)
+    budget = _budget(rules, solve_budget) if solve_within is None else solve_budget
     if budget is not None:
         prov["solve_budget"] = int(budget)
+    if solve_within is not None:
+        prov["solve_within"] = int(solve_within)
     if c is not None:
         prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
                      "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})

@@ -44,7 +44,8 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import round_points, side_mask
 
 Solver = Callable[..., np.ndarray]
-#: ``bounds(counts, trump, leader, side, bonus, last_trick) -> (lo, hi)``: proven card-point intervals.
+#: ``bounds(counts, trump, leader, side, bonus, last_trick, grid=None) -> (lo, hi)``: proven card-point intervals;
+#: ``grid`` (int64[n]): per row, card points at which the total reaches a bid (the ``within`` query's grid).
 Bounds = Callable[..., tuple[np.ndarray, np.ndarray]]
 #: Decks of this many cards (15-trick three-player, 11-card four-player deals) are solved within a budget.
 BUDGET_MIN_CARDS = 48
@@ -101,16 +102,23 @@ class Record:
         return got[1] if got is not None and got[0] is value else value
 
 
-def bounded_points(budget_nodes: int, counter: list[int] | None = None) -> Bounds:
+def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, within: int | None = None) -> Bounds:
     """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
-    so a row's answer does not depend on the rows before it); ``counter[0]`` adds up the search nodes."""
+    so a row's answer does not depend on the rows before it); ``counter[0]`` adds up the search nodes. With
+    ``within``: ``Solver.within`` instead -- every row first to fewer than ``within`` points whatever it costs,
+    then exact as far as ``budget_nodes`` allows (the corpus query of the 48-card presets)."""
     from binokel_sim.play.solver import Solver as SolverAPI
 
     solver = SolverAPI()
 
-    def run(counts, trump, leader, side, bonus, last):
-        return _intervals(solver, lambda pos, i: solver.bounds(pos, budget_nodes=budget_nodes), counter,
-                          counts, trump, leader, side, bonus, last)
+    def run(counts, trump, leader, side, bonus, last, grid=None):
+        def ask(pos, i):
+            if within is not None:
+                return solver.within(pos, step=within, budget_nodes=budget_nodes,
+                                     lo=0 if grid is None else int(grid[i]))
+            return solver.bounds(pos, budget_nodes=budget_nodes)
+
+        return _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last)
 
     return run
 
@@ -176,6 +184,18 @@ def points_targets(rules: Rules, outside: np.ndarray, disc_points: np.ndarray, b
     return np.maximum(first, 1)
 
 
+def bid_grid(rules: Rules, outside: np.ndarray, disc_points: np.ndarray) -> np.ndarray:
+    """Per row, card points at which the total reaches a bid (every bid's target differs by a multiple of
+    the bid step): the grid of the ``within`` query, so its interval decides every bid.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> bid_grid(load_rules("wuerttemberg"), np.array([0, 40]), np.array([13, 0])).tolist()
+    [7, 0]
+    """
+    far = rules.bidding.min_bid + 1000 * rules.bidding.bid_step  # above every total: no clamp at one point
+    return points_targets(rules, outside, disc_points, [far])[:, 0] % rules.bidding.bid_step
+
+
 def budget_nodes_of(text: str | None) -> int | None:
     """``--solve-budget`` text as a node count: ``"50000000n"`` nodes, ``"10s"`` at :data:`NODES_PER_SECOND`.
 
@@ -190,10 +210,11 @@ def budget_nodes_of(text: str | None) -> int | None:
     return nodes if nodes is not None else max(1, int(round(float(seconds or 0) * NODES_PER_SECOND)))
 
 
-def budgeted(rules: Rules, budget_nodes: int | None = None) -> DD | None:
+def budgeted(rules: Rules, budget_nodes: int | None = None, within: int | None = None) -> DD | None:
     """The back end for ``rules``: ``None`` (exact, the default) below :data:`BUDGET_MIN_CARDS` cards,
-    else :func:`bounded_points` within ``budget_nodes`` (default :data:`DEFAULT_BUDGET_NODES`) and a fresh
-    :class:`Record`. A ``budget_nodes`` given for a smaller deck applies too.
+    else :func:`bounded_points` within ``budget_nodes`` (default :data:`DEFAULT_BUDGET_NODES`; ``within``:
+    every total first to fewer than that many points) and a fresh :class:`Record`. A ``budget_nodes``
+    given for a smaller deck applies too.
 
     >>> from binokel_sim.rules import load_rules
     >>> budgeted(load_rules("standard")) is None, budgeted(load_rules("standard-48")).record is not None
@@ -201,6 +222,8 @@ def budgeted(rules: Rules, budget_nodes: int | None = None) -> DD | None:
     """
     if budget_nodes is None and rules.layout.deck_size < BUDGET_MIN_CARDS:
         return None
+    if within is not None:  # no budget: to within, then exact
+        return DD(bounds=bounded_points(budget_nodes, within=within), record=Record())
     return DD(bounds=bounded_points(budget_nodes or DEFAULT_BUDGET_NODES), record=Record())
 
 def default_solver() -> Solver:
@@ -280,7 +303,7 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
         if at_bids is not None or solver is None:
             assert dd.targets is not None or dd.bounds is not None
             lo_hi = (dd.targets(*args, points_targets(rules, value[trump_rows], dp, at_bids))  # type: ignore[misc]
-                     if at_bids is not None else dd.bounds(*args))  # type: ignore[misc]
+                     if at_bids is not None else dd.bounds(*args, grid=bid_grid(rules, value[trump_rows], dp)))  # type: ignore[misc]
             pts, pts_hi = (np.asarray(x, dtype=np.int64) for x in lo_hi)
             value_hi = value.copy()
             # Rounding is monotone, so the rounded bounds bound the rounded total.

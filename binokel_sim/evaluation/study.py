@@ -158,12 +158,12 @@ def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
 
 def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
                 stream: tuple[int, ...] = STREAM_STUDY, baseline: bool = True,
-                solve_budget: int | None = None) -> pd.DataFrame:
+                solve_budget: int | None = None, solve_within: int | None = None) -> pd.DataFrame:
     """One chunk of :func:`study_deals` as a DataFrame (one row per deal)."""
     df, hands, tapp = deal_frame(rules, seed, chunk, stream)
     if play:
         if dd is None:
-            dd = budgeted(rules, solve_budget)
+            dd = budgeted(rules, solve_budget, solve_within)
         idx = df["deal"].to_numpy()
         seats = df["soloist"].to_numpy()
         cols: dict[str, np.ndarray] = {}
@@ -191,12 +191,14 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
 def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1, policy: str = "heuristic",
                 settings: EvalSettings | None = None, play: bool = True, dd: DD | None = None,
                 stream: tuple[int, ...] = STREAM_STUDY, chunk_size: int = 24, baseline: bool = True,
-                scale: Scale | None = None, start: int = 0, solve_budget: int | None = None) -> pd.DataFrame:
+                scale: Scale | None = None, start: int = 0, solve_budget: int | None = None,
+                solve_within: int | None = None) -> pd.DataFrame:
     """Deals ``start .. deals - 1``, one row each (features, melds-only and double-dummy outcomes).
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
     ``solve_budget``: nodes per deal for ``Solver.bounds`` (None: exact below 48 cards, else
     :data:`~binokel_sim.evaluation.dd.DEFAULT_BUDGET_NODES`; see the module docstring).
+    ``solve_within``: the ``Solver.within`` query (every total to fewer than that many points first).
     ``start``: skip the first deals (e.g. those a corpus already holds); rows do not depend on it.
     ``scale`` (a :class:`binokel_sim.runner.Scale`): workers, progress, checkpoint, scheduler;
     the chunks run as a :class:`~binokel_sim.runner.Job`. A replaced back end ``dd`` is a
@@ -210,11 +212,14 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
         params = {"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline}
         if solve_budget is not None:  # only when given: the default keeps earlier jobs' params (checkpoints)
             params["solve_budget"] = solve_budget
+        if solve_within is not None:
+            params["solve_within"] = solve_within
         job = Job("study-deals", study_job_chunk, n=deals - start, seed=seed, rules=rules, chunk_size=chunk_size,
                   params={**params, "start": start} if start else params)
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
     chunks = [Chunk(c.index, c.start + start, c.stop + start) for c in chunk_ranges(deals - start, chunk_size)]
-    frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline, solve_budget),
+    frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline, solve_budget,
+                                                      solve_within),
                               chunks, scale, desc="deals", what="a replaced dd back end")
     return pd.concat(frames, ignore_index=True)
 
@@ -226,7 +231,7 @@ def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
     off = int(p.get("start", 0))
     chunk = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
     return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]),
-                       p.get("solve_budget"))
+                       p.get("solve_budget"), p.get("solve_within"))
 
 
 def parts_of(df: pd.DataFrame) -> dict[str, np.ndarray]:

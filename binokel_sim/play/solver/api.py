@@ -24,7 +24,8 @@ import numpy as np
 from binokel_sim.cards import format_card
 from binokel_sim.play.legal import legal_in_trick, mask_cards
 from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
-from binokel_sim.play.solver.queries import Deadline, Result, Run, check_query, run_bounds, run_grid, run_targets
+from binokel_sim.play.solver.queries import (Deadline, Result, Run, check_query, run_bounds, run_grid, run_targets,
+                                            run_within)
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
 from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
@@ -204,10 +205,28 @@ class Solver:
             run_bounds(run, max(min(shares), 1000) if shares else 0)
         return self._result(run, clock)
 
+    def within(self, pos: Position, step: int = 10, budget_nodes: int | None = None, lo: int = 0) -> Result:
+        """Every grid point ``lo + k*step`` decided (so ``hi - lo < step``; never cut short), then exact as
+        far as ``budget_nodes`` (counted over the whole query, the first phase included) allows
+        (:func:`.queries.run_within`). ``lo``: the grid's offset, e.g. the card points where the total
+        crosses a multiple of 10.
+
+        >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+        >>> r = Solver().within(pos, step=10, budget_nodes=1, lo=5)
+        >>> (r.lo >= 25 and r.hi < 35), Solver().within(pos).exact
+        (True, True)
+        """
+        check_query("within", step=step, budget_nodes=budget_nodes, lo=lo)
+        limit = budget_nodes or 0
+        run = self._run(self._points_args(pos, limit=limit), limit)
+        with Deadline(self._stats, S_ABORT, None) as clock:
+            run_within(run, step, lo)
+        return self._result(run, clock)
+
     def query(self, pos: Position, query: str, **fields) -> Result:
         """Dispatch by name: ``"exact"``, ``"at_least"`` (``target``, ``need_trick``),
         ``"thresholds"`` (``targets``, ``budget_nodes``), ``"grid"`` (``step``, ``lo``, ``hi``),
-        ``"bounds"`` (``budget_nodes``, ``budget_seconds``)."""
+        ``"bounds"`` (``budget_nodes``, ``budget_seconds``), ``"within"`` (``step``, ``budget_nodes``, ``lo``)."""
         check_query(query, **{k: v for k, v in fields.items() if k != "need_trick"})
         if query == "exact":
             return self.exact(pos)
@@ -217,6 +236,8 @@ class Solver:
             return self.thresholds(pos, fields["targets"], fields.get("budget_nodes"))
         if query == "grid":
             return self.grid(pos, fields.get("step") or 10, fields.get("lo"), fields.get("hi"))
+        if query == "within":
+            return self.within(pos, fields.get("step") or 10, fields.get("budget_nodes"), fields.get("lo") or 0)
         return self.bounds(pos, fields.get("budget_nodes"), fields.get("budget_seconds"))
 
     def card_values(self, pos: Position) -> dict[int, int]:
@@ -268,7 +289,8 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     (default ``"exact"``) picks what is asked: ``"exact"`` (then ``target`` adds
     ``reaches_target`` as a second query), ``"at_least"`` (``target``, ``need_trick``; gives
     ``reaches_target``), ``"thresholds"`` (``targets``, ``budget_nodes``; gives ``reaches``:
-    target -> true, false or null where the budget left it open), ``"grid"`` (``step``, ``lo``, ``hi``) or ``"bounds"``
+    target -> true, false or null where the budget left it open), ``"grid"`` (``step``, ``lo``, ``hi``), ``"within"``
+    (``step``, ``budget_nodes``, ``lo``: the grid's offset) or ``"bounds"``
     (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
     ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
     position is played without trumps and the points are the soloist's side's points then.

@@ -19,6 +19,10 @@ its target, so every answer is at least as narrow as the question asked.
   gets a share of it; one cut off is replaced by an easier test lower down (see
   :func:`run_bounds`). When the budget runs out the running test is abandoned and the
   interval proven so far is returned. Enough budget gives the exact value.
+* ``within(step, budget, offset)``: what a corpus row needs. First every grid point
+  ``offset + k*step`` decided (so ``hi - lo < step``; never cut short: bids are multiples of 10, and
+  with the grid where the total crosses them a 10-point interval decides every bid), then exact
+  tests from above while the node budget (counted over the whole query) lasts. See :func:`run_within`.
 
 >>> from binokel_sim.play.solver import Position, Solver
 >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
@@ -119,10 +123,11 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
             raise InputError(f"budget_seconds: must be positive, got {budget_seconds}")
 
 
-QUERIES = ("exact", "at_least", "thresholds", "grid", "bounds")
+QUERIES = ("exact", "at_least", "thresholds", "grid", "bounds", "within")
 #: The fields each query takes (``target`` with ``exact``: a second, threshold query).
 FIELDS = {"exact": ("target",), "at_least": ("target",), "thresholds": ("targets", "budget_nodes"),
-          "grid": ("step", "lo", "hi"), "bounds": ("budget_nodes", "budget_seconds")}
+          "grid": ("step", "lo", "hi"), "bounds": ("budget_nodes", "budget_seconds"),
+          "within": ("step", "budget_nodes", "lo")}
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
@@ -224,6 +229,25 @@ def run_bounds(run: Run, share: int = 0) -> None:
                 cut = True
                 share *= 2
                 t = run.lo + max(1, (t - run.lo) // 2)
+
+
+def run_within(run: Run, step: int, offset: int = 0) -> None:
+    """Decide every grid point ``offset + k * step`` whatever it costs (``[lo, hi]`` then holds none
+    above ``lo``, so ``hi - lo < step``), then on to the exact value while the run's node budget
+    (``run.limit``, 0: none) lasts.
+
+    Phase one is :func:`run_grid`: tests from above at grid points, each failure lowering ``hi`` to
+    its fail-soft bound, the first success the one proof near the value. (Steps of 30 first, as
+    ``bounds`` takes them, pay for a second proof.) With the grid at the card points where the total
+    crosses a multiple of 10, every bid is decided. Phase two is the exact driver's tests from
+    above, ``>= hi``, each failure lowering ``hi``.
+    """
+    limit, run.limit = run.limit, 0
+    run_grid(run, step, offset % step, run.hi)
+    run.limit = limit
+    while run.hi > run.lo and not (limit and run.stats[S_NODES] >= limit):
+        if run.ask(run.hi) is None:
+            return
 
 
 class Deadline:
