@@ -89,7 +89,8 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
     Example:
       binokel corpus info data/corpus/standard
     """
-    from binokel_sim.corpus.reader import headline, load_corpus, render_info
+    from binokel_sim.corpus.reader import load_corpus
+    from binokel_sim.corpus.summary import headline, render_info
 
     c = load_corpus(folder, rules_src)
     h = headline(c)

@@ -11,7 +11,8 @@ from binokel_sim.stats import wilson
 from binokel_sim.cards import deck_types
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.studies import STUDY_COLUMNS
-from binokel_sim.corpus.reader import find_corpus, headline, load_corpus
+from binokel_sim.corpus.reader import find_corpus, load_corpus
+from binokel_sim.corpus.summary import headline
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import study_deals
 from binokel_sim.rules import load_rules
@@ -79,10 +80,10 @@ def _kill_at_deal_6(monkeypatch):
 
     real = builder.corpus_rows
 
-    def dies_at_deal_6(rules, seed, policy, chunk, durch=True, solve_budget=None):
+    def dies_at_deal_6(rules, seed, policy, chunk, durch=True, solve_budget=None, solve_within=None):
         if chunk.start >= 6:
             raise KeyboardInterrupt
-        return real(rules, seed, policy, chunk, durch, solve_budget)
+        return real(rules, seed, policy, chunk, durch, solve_budget, solve_within)
 
     monkeypatch.setattr(builder, "corpus_rows", dies_at_deal_6)
     return real
