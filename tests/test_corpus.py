@@ -402,6 +402,9 @@ def test_a_killed_refresh_keeps_its_finished_chunks_and_a_rerun_finishes(whole, 
 
 def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its_query(tmp_path):
     from binokel_sim.corpus.studies import study_rows
+    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.rules import load_rules
 
     # 12-trick deals with a budget given (the query applies there too): quick, and the tiny budget
     # leaves totals open after the 10-point phase, which the budget never cuts short.
@@ -417,6 +420,15 @@ def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its
     assert not (df["points_exact"] & df["base_points_exact"]).all()
     exact = study_deals("standard", 4, seed=5, scale=Scale(workers=1))
     assert (df["points_lo"] <= exact["value"]).all() and (exact["value"] <= df["points_hi"]).all()
+    # corpus info: point figures whose residual covers the exact answer; every bid decided
+    h = headline(load_corpus(tmp_path, "standard"))
+    assert h["mode"] == "point" and 0 < h["tapp_value"]["residual"] <= 9
+    assert abs(h["tapp_value"]["mean"] - exact["tapp_value"].mean()) <= h["tapp_value"]["residual"]
+    trump = exact["code"].to_numpy() < 4
+    assert abs(h["soloist_total"]["mean"] - exact["value"].to_numpy()[trump].mean()) <= h["soloist_total"]["residual"]
+    want = bid_table(load_rules("standard"), parts_of(exact), np.array([r["bid"] for r in h["make"]]))
+    for row, p in zip(h["make"], want["p_make"]):
+        assert row["residual"] == 0 and row["p_make"] == pytest.approx(p), row
     # A study without a budget of its own reads the corpus and solves the deals beyond it by the same query.
     more, src = study_rows("standard", 5, seed=5, corpus=tmp_path)
     assert (src["solve_within"], src["solve_budget"], src["from_corpus"], src["fresh"]) == (10, budget, 4, 1)

@@ -35,12 +35,28 @@ def _make_row(r) -> dict[str, Any]:
             **dict(zip(("lo", "hi"), wilson(round(float(r.p_make) * n), n)))}
 
 
+def _point(lo: np.ndarray, hi: np.ndarray) -> dict[str, float]:
+    """Mean of the intervals' midpoints ± its SE, and ``residual``: how far the open intervals can move
+    that mean at most (half their mean width)."""
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    return {**_mse((lo + hi) / 2), "residual": float((hi - lo).mean() / 2) if lo.size else 0.0}
+
+
+def is_narrow(df, step: int) -> bool:
+    """Whether every total of the corpus rows is known to fewer than ``step`` points (the ``within``
+    query's promise): its figures are then point estimates, the open intervals a residual."""
+    return bool(((df["points_hi"] - df["points_lo"]) < step).all()
+                and ((df["base_points_hi"] - df["base_points_lo"]) < step).all())
+
+
 def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]:
     """n, mean soloist total (trump contracts), make rates per bid, Tapp value (paired), Durch rate, cost.
 
-    In a corpus solved within a budget the open deals make every figure a range: the total and the
-    Tapp value get ``*_hi`` (the upper bounds' mean), each make rate ``counted_made`` (open deals
-    counted as made; ``p_make`` counts them failed), and the Durch rate is None (not checked)."""
+    ``mode``: ``exact`` (every total solved), ``point`` (every total known to less than a bid step, as
+    the ``within`` query proves: each figure is the mean of the intervals' midpoints ± SE, with
+    ``residual``, the most the open intervals can move it) or ``range`` (wider intervals: the total and
+    the Tapp value get ``*_hi``, the upper bounds' mean, each make rate ``counted_made``, open deals
+    counted as made, where ``p_make`` counts them failed). The Durch rate is None where not checked."""
     from binokel_sim.evaluation.hand import bid_table
     from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, point_intervals, upper_parts
 
@@ -55,24 +71,45 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
     t = bid_table(rules, parts_of(g), b)
     exact = df["points_exact"].to_numpy(bool) & df["base_points_exact"].to_numpy(bool)
     make = [_make_row(r) for r in t.itertuples()]
+    mode = "exact" if exact.all() else "point" if is_narrow(df, rules.bidding.bid_step) else "range"
     out: dict[str, Any] = {
         "n": len(df),
+        "mode": mode,
         "soloist_total": _mse(df["points_lo"].to_numpy()[trump]),
         "melds_kept": _mse(df["melds_kept"].to_numpy()[trump]),
         "make": make,
         "tapp_value": _mse(bounds_of(g, "tapp_value")[0]),
         "unresolved_fraction": float(1 - exact.mean()),
+        "exact_share": float((df["points_exact"].to_numpy(bool).sum() + df["base_points_exact"].to_numpy(bool).sum())
+                             / (2 * len(df))),
         "durch_makeable": (proportion(int(df["durch_makeable"].to_numpy(bool).sum()), len(df))
                            if c.manifest.get("durch_check", True) else None),
         "cpu_seconds_per_deal": _mse(df["seconds"].to_numpy()),
         "nodes_per_deal": _mse(df["nodes"].to_numpy()),
     }
-    if not exact.all():
-        out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
-        out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
-        for row, r in zip(make, bid_table(rules, upper_parts(g), b).itertuples()):
-            row["counted_made"] = _make_row(r)
+    if mode == "exact":
+        return out
+    upper = [_make_row(r) for r in bid_table(rules, upper_parts(g), b).itertuples()]
+    if mode == "point":
+        out["soloist_total"] = _point(df["points_lo"].to_numpy()[trump], df["points_hi"].to_numpy()[trump])
+        out["tapp_value"] = _point(*bounds_of(g, "tapp_value"))
+        for row, up in zip(make, upper):
+            # Open deals counted half made: the midpoint of the two counts, which they move by at most half
+            # their gap; a bid-aligned grid decides every bid, so the gap is only deals whose trick is open.
+            n, k = row["n"], (row["p_make"] + up["p_make"]) / 2 * row["n"]
+            row.update(p_make=k / n, residual=(up["p_make"] - row["p_make"]) / 2,
+                       se=float(np.sqrt(k * (n - k) / n) / n), **dict(zip(("lo", "hi"), wilson(round(k), n))))
+        return out
+    out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
+    out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
+    for row, up in zip(make, upper):
+        row["counted_made"] = up
     return out
+
+
+def _shown(d: dict[str, Any]) -> bool:
+    """Whether a residual is worth printing: at least a fifth of the figure's SE (else it is noise beside it)."""
+    return bool(d["residual"] > 0 and not d["residual"] < 0.2 * d["se"])
 
 
 def _rate(r: dict[str, Any]) -> str:
@@ -97,12 +134,15 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
         return "\n".join(lines + ["  no deals yet"])
     pm = lambda d, f="{:.1f}": f"{f.format(d['mean'])} ± {f.format(d['se'])} (n {d['n']})"  # noqa: E731
 
-    def ranged(key: str) -> str:  # a mean, or lower .. upper bounds' means where deals are open
+    def ranged(key: str) -> str:  # a mean; with narrow open intervals their residual; wide ones: bounds' means
+        d = h[key]
+        if "residual" in d:
+            return pm(d) + (f", open deals move it by at most ± {d['residual']:.1f}" if _shown(d) else "")
         if f"{key}_hi" not in h:
-            return pm(h[key])
-        lo, hi = h[key], h[f"{key}_hi"]
-        return (f"{lo['mean']:.1f} .. {hi['mean']:.1f} (lower and upper bounds, ± {lo['se']:.1f} / "
-                f"{hi['se']:.1f}; n {lo['n']})")
+            return pm(d)
+        hi = h[f"{key}_hi"]
+        return (f"{d['mean']:.1f} .. {hi['mean']:.1f} (lower and upper bounds, ± {d['se']:.1f} / "
+                f"{hi['se']:.1f}; n {d['n']})")
 
     durch = ("not checked (solved within a budget)" if h["durch_makeable"] is None
              else _rate(h["durch_makeable"]))
@@ -110,13 +150,19 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
               f"  melds kept, trump contracts:    {pm(h['melds_kept'])}",
               f"  Tapp value (paired):            {ranged('tapp_value')}",
               f"  Durch makeable:                 {durch}",
+              f"  unresolved fraction:            {h['unresolved_fraction']:.4f} (totals exact: "
+              f"{h['exact_share']:.1%}; every total known to a bid step)" if h["mode"] == "point" else
               f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
               f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
               f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
               "  P(make), melds kept counted" + (" (open deals counted as failed .. as made):"
-                                                 if "counted_made" in h["make"][0] else ":")]
+                                                 if "counted_made" in h["make"][0] else
+                                                 " (open deals counted half made):"
+                                                 if any(r.get("residual") for r in h["make"]) else ":")]
     for r in h["make"]:
         line = f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}"
+        if "residual" in r and _shown({"residual": r["residual"], "se": r["se"]}):
+            line += f", open deals move it by at most ± {r['residual']:.3f}"
         if "counted_made" in r:
             up = r["counted_made"]
             line += f" .. {_rate({**up, 'p': up['p_make']})}"
