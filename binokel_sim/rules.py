@@ -2,29 +2,32 @@
 
 Every difference between the sources is a key here (see ``data/rules/*.toml``);
 no code branches on a preset's name. A user file may say ``inherits = "standard"``
-(a preset name or a path) and override any key; unknown keys and invalid values
-raise :class:`InputError` naming the key.
+(a preset name or a ``.toml`` path) and override any key; unknown keys and invalid values
+raise :class:`InputError` naming the key, and every number must lie in its range
+(:data:`RANGES`). Files are read by :mod:`binokel_sim.rules_files`.
 
 >>> r = load_rules("standard")
 >>> r.layout.players, r.layout.hand_size, r.layout.tapp_size, r.bidding.min_bid
 (3, 12, 4, 150)
 >>> load_rules("grupp").melds.eight["U"]
 1000
+>>> RANGES["play.last_trick"]
+(0, 1000)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
-from importlib import resources
-from pathlib import Path
 from typing import Any, get_type_hints
 
 import numpy as np
 
 from binokel_sim.errors import InputError
+from binokel_sim.rules_files import preset_names, resolve, shown
+
+__all__ = ["RANGES", "Rules", "as_rules", "load_rules", "preset_names"]
 
 MELD_RANKS = ("A", "K", "O", "U")
 
@@ -235,84 +238,84 @@ _TOP_KEYS = {"name", "description", "inherits", "talon", *_SECTIONS}
 _CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon")}
 
 
-def preset_names() -> list[str]:
-    """Names of the presets shipped in ``data/rules``."""
-    return sorted(p.name[:-5] for p in resources.files("binokel_sim.presets").iterdir() if p.name.endswith(".toml"))
+#: Every numeric key's range (docs/rules.md §12), checked at load: generous for real play, and small
+#: enough that no kernel overflows. The solver keeps its values (card points 240, the last trick, the
+#: melds of up to two partners once they take a trick) in 16 bits under 30 000: at these maxima a hand
+#: of 15 cards melds at most 12 000 and one of 11 (the partners at a table of four) 9 000, so a
+#: side's value stays below 19 300. ``min_bid`` stops where the checked tier's first bids end (600).
+RANGES: dict[str, tuple[int, int]] = {
+    "layout.players": (2, 4), "layout.hand_size": (1, 24), "layout.tapp_size": (1, 47),
+    "bidding.min_bid": (1, 600), "bidding.bid_step": (1, 1000),
+    "surrender.penalty_factor": (0, 10), "surrender.credit": (0, 10_000),
+    **{f"melds.{k}": (0, 1000) for k in ("family", "trump_family", "pair", "trump_pair", "double_pair",
+                                          "trump_double_pair", "four", "binokel", "dissle", "grand_binokel")},
+    **{f"melds.{k}": (0, 3000) for k in ("double_family", "trump_double_family", "eight", "double_binokel",
+                                          "eight_tens", "eight_sevens")},
+    "play.last_trick": (0, 1000),
+    "scoring.failure_factor": (0, 10), "scoring.dealer_bonus": (0, 10_000),
+    "durch.value": (0, 10_000), "durch.open_value": (0, 10_000), "durch.open_hand_value": (0, 10_000),
+    "durch.failure_factor": (0, 10), "durch.opponent_credit": (0, 10_000),
+    "bettel.value": (0, 10_000), "bettel.failure_factor": (0, 10),
+    "game.target": (1, 100_000),
+    "talon.turned_seven": (0, 1000),
+}
 
 
-def _read_toml(source: str) -> tuple[dict[str, Any], str]:
-    path = Path(source)
-    # A name without a suffix or separator is a preset, so a folder called 'standard' never shadows it.
-    if source.endswith(".toml") or "/" in source or "\\" in source:
-        if not path.is_file():
-            raise InputError(f"rules file {source} not found")
-        text, origin = path.read_text(encoding="utf-8"), str(path)
-    else:
-        res = resources.files("binokel_sim.presets").joinpath(f"{source}.toml")
-        if not res.is_file():
-            raise InputError(f"unknown rules preset {source!r} (choose from {', '.join(preset_names())} or give a .toml path)")
-        text, origin = res.read_text(encoding="utf-8"), f"preset:{source}"
-    try:
-        return tomllib.loads(text), origin
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"broken TOML in {origin}: {exc}") from None
+class _Source:
+    """Which keys the loaded file sets itself: only their values are echoed in errors, never an inherited file's."""
+
+    def __init__(self, own: frozenset[str]):
+        self.own = own
+
+    def got(self, key: str, value: Any) -> str:
+        parts = key.replace("[]", "").split(".")
+        if any(".".join(parts[:i]) in self.own for i in range(1, len(parts) + 1)):
+            return f"got {shown(value)}"
+        return "got a value of the inherited file"
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for k, v in over.items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
-def _resolve(source: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
-    if source in seen:
-        raise InputError(f"rules inherit in a circle: {' -> '.join((*seen, source))}")
-    data, origin = _read_toml(source)
-    parent = data.get("inherits")
-    if parent is None:
-        return data, origin
-    if not isinstance(parent, str):
-        raise InputError(f"inherits: expected a preset name or path, got {parent!r}")
-    if not Path(parent).is_absolute() and parent.endswith(".toml") and not origin.startswith("preset:"):
-        parent = str(Path(origin).parent / parent)
-    base, _ = _resolve(parent, (*seen, source))
-    merged = _merge(base, {k: v for k, v in data.items() if k != "inherits"})
-    return merged, origin
-
-
-def _check_value(key: str, value: Any, typ: Any) -> Any:
+def _check_value(key: str, value: Any, typ: Any, src: _Source) -> Any:
     if typ is bool:
         if not isinstance(value, bool):
-            raise InputError(f"{key}: expected true or false, got {value!r}")
+            raise InputError(f"{key}: expected true or false, {src.got(key, value)}")
         return value
     if typ is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"{key}: expected an integer, got {value!r}")
+            raise InputError(f"{key}: expected an integer, {src.got(key, value)}")
+        lo, hi = RANGES[key.rsplit(".", 1)[0] if key.count(".") > 1 else key]
+        if not lo <= value <= hi:
+            raise InputError(f"rules: {key} must be {lo}..{hi}, {src.got(key, value)}")
         return value
     if typ is str:
         if not isinstance(value, str):
-            raise InputError(f"{key}: expected a string, got {value!r}")
+            raise InputError(f"{key}: expected a string, {src.got(key, value)}")
         return value
     if typ == dict[str, int]:
         if not isinstance(value, dict) or set(value) != set(MELD_RANKS):
             raise InputError(f"{key}: expected a table with keys {', '.join(MELD_RANKS)}")
-        return {r: _check_value(f"{key}.{r}", value[r], int) for r in MELD_RANKS}
+        return {r: _check_value(f"{key}.{r}", value[r], int, src) for r in MELD_RANKS}
     if typ == tuple[tuple[int, ...], ...]:
         if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
             raise InputError(f"{key}: expected a list of seat lists, e.g. [[0, 2], [1, 3]]")
-        return tuple(tuple(_check_value(f"{key}[]", s, int) for s in t) for t in value)
+        if not all(isinstance(s, int) and not isinstance(s, bool) for t in value for s in t):
+            raise InputError(f"{key}: expected seat numbers, e.g. [[0, 2], [1, 3]]")
+        return tuple(tuple(t) for t in value)
     raise AssertionError(typ)
 
 
-def _build_section(name: str, cls: type, data: Any) -> Any:
+def _key_name(key: str) -> str:
+    """A key as written in a message: a plain name as it is, anything odd quoted and cut short."""
+    return key if key.replace("_", "").replace(".", "").isalnum() and len(key) <= 60 else shown(key)
+
+
+def _build_section(name: str, cls: type, data: Any, src: _Source) -> Any:
     if not isinstance(data, dict):
         raise InputError(f"{name}: missing section [{name}]" if data is None else f"{name}: expected a table")
     hints = get_type_hints(cls)
     names = {f.name for f in fields(cls)}
     for k in data:
         if k not in names:
-            raise InputError(f"unknown key {name}.{k}")
+            raise InputError(f"unknown key {name}.{_key_name(k)}")
     kwargs = {}
     for f in fields(cls):
         key = f"{name}.{f.name}"
@@ -320,12 +323,10 @@ def _build_section(name: str, cls: type, data: Any) -> Any:
             if f.default is not dataclasses.MISSING:
                 continue
             raise InputError(f"missing key {key}")
-        value = _check_value(key, data[f.name], hints[f.name])
+        value = _check_value(key, data[f.name], hints[f.name], src)
         choices = _CHOICES.get((name, f.name))
         if choices and value not in choices:
-            raise InputError(f"{key}: expected one of {', '.join(choices)}, got {value!r}")
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            raise InputError(f"{key}: must not be negative, got {value}")
+            raise InputError(f"{key}: expected one of {', '.join(choices)}, {src.got(key, value)}")
         kwargs[f.name] = value
     return cls(**kwargs)
 
@@ -343,16 +344,10 @@ def _validate(r: Rules) -> None:
             f" != {lay.deck_size}-card deck"
         )
     check_kind(r)
-    if lay.tapp_size < 1:
-        raise InputError("layout.tapp_size: must be at least 1")
     if lay.teams:
         seats = sorted(s for t in lay.teams for s in t)
         if seats != list(range(lay.players)) or len(lay.teams) != 2:
             raise InputError(f"layout.teams: expected two teams covering seats 0..{lay.players - 1}")
-    if r.bidding.bid_step < 1 or r.bidding.min_bid < 1:
-        raise InputError("bidding: min_bid and bid_step must be positive")
-    if r.game.target < 1:
-        raise InputError("game.target: must be positive")
     if not talon:
         check_monotone(r.melds)
 
@@ -369,15 +364,16 @@ def load_rules(source: str | Rules = "standard") -> Rules:
     """Load a preset by name (``standard``) or a TOML file by path; a :class:`Rules` passes through."""
     if isinstance(source, Rules):
         return source
-    data, origin = _resolve(str(source))
+    data, origin, own = resolve(str(source))
+    src = _Source(own)
     for k in data:
         if k not in _TOP_KEYS:
-            raise InputError(f"unknown key {k}")
+            raise InputError(f"unknown key {_key_name(k)}")
     for k in ("name",):
         if not isinstance(data.get(k), str):
             raise InputError(f"missing key {k}")
-    sections = {name: _build_section(name, cls, data.get(name)) for name, cls in _SECTIONS.items()}
-    sections["talon"] = _build_section("talon", Talon, data.get("talon", {}))
+    sections = {name: _build_section(name, cls, data.get(name), src) for name, cls in _SECTIONS.items()}
+    sections["talon"] = _build_section("talon", Talon, data.get("talon", {}), src)
     if "talon" in data and sections["layout"].kind != "talon":
         raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)

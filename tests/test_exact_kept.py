@@ -171,11 +171,10 @@ def test_bad_arguments_raise(tmp_path):
         kept_counts(STANDARD, 10, 12)
     with pytest.raises(ValueError, match="keep <= cards"):
         kept_counts(STANDARD, 41, 12)
-    path = tmp_path / "fine.toml"
-    path.write_text('inherits = "standard"\nname = "fine"\n[melds]\ndouble_family = 10000003\n'
-                    'trump_double_family = 20000003\n')
+    # Meld values past the rules' ranges (a Rules built in code, not loaded): the guard still answers.
+    fine = too_fine_rules()
     with pytest.raises(InputError, match="too fine for the exact kept odds"):
-        kept_counts(load_rules(str(path)))
+        kept_counts(fine)
 
 
 # ------------------------------------------------------------------ Monte Carlo
@@ -192,3 +191,11 @@ def test_monte_carlo_agrees_with_exact_kept_rows():
         assert abs(r.z) <= 4.5, (r.event, r.value, r.exact, r.z)
     pmf = kept[kept.event.str.startswith("meld_pmf_best_")]
     assert pmf.exact.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def too_fine_rules():
+    """``standard`` with double families of 10 000 003 and 20 000 003 points (past the TOML ranges)."""
+    from dataclasses import replace
+
+    s = load_rules("standard")
+    return replace(s, melds=replace(s.melds, double_family=10000003, trump_double_family=20000003))

@@ -200,8 +200,15 @@ def test_bad_arguments_raise():
 def test_meld_values_too_fine_for_the_exact_method_raise(tmp_path):
     from binokel_sim.errors import InputError
 
-    path = tmp_path / "fine.toml"
-    path.write_text('inherits = "standard"\nname = "fine"\n[melds]\ndouble_family = 10000003\n'
-                    'trump_double_family = 20000003\n')
+    # Meld values past the rules' ranges (a Rules built in code, not loaded): the guard still answers.
+    fine = too_fine_rules()
     with pytest.raises(InputError, match="too fine for the exact method"):
-        total_distribution(load_rules(str(path)), 12, "best")
+        total_distribution(fine, 12, "best")
+
+
+def too_fine_rules():
+    """``standard`` with double families of 10 000 003 and 20 000 003 points (past the TOML ranges)."""
+    from dataclasses import replace
+
+    s = load_rules("standard")
+    return replace(s, melds=replace(s.melds, double_family=10000003, trump_double_family=20000003))
