@@ -9,6 +9,28 @@ class InputError(ValueError):
     """
 
 
+class WriteError(InputError):
+    """An output could not be written (disk full, a read-only file system): one line naming the file.
+
+    The file keeps what it held before (writes are atomic), and no temporary file is left.
+    """
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for a one-line message.
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (100 characters)"
+    """
+    try:
+        r = repr(value)
+    except ValueError:  # an int of more digits than Python prints
+        return "a number too long to show"
+    if len(r) <= limit:
+        return r
+    return r[:limit - 3] + "..." + (f" ({len(value)} characters)" if isinstance(value, str) else "")
+
+
 def check_count(name: str, value: object, minimum: int = 1) -> int:
     """``value`` as an int >= ``minimum`` (a count of deals, samples, games; a seed), else :class:`InputError`.
 

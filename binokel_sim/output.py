@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
-from contextlib import contextmanager
+import threading
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, WriteError, shown
 
 if TYPE_CHECKING:  # the writers only call the frame's methods: no pandas import for commands that write none
     import pandas as pd
@@ -37,22 +39,85 @@ def _read_umask() -> int:
 
 
 _UMASK = _read_umask()
+#: Prefix of the temporary files beside an output: short, so a legal long name never makes a too long one.
+TMP_PREFIX = ".tmp-"
+#: Temporary files being written now, removed by :func:`remove_pending` when the process leaves at once.
+_PENDING: set[str] = set()
+_PENDING_LOCK = threading.Lock()
+_CLOSED = False
+
+
+def _p(path: str | os.PathLike) -> str:
+    """A path in a one-line message: quoted, a very long one cut short."""
+    return shown(os.fspath(path), 100)
+
+
+def os_reason(exc: OSError) -> str:
+    """The one-line reason of an OS failure: ``No space left on device``, ``Read-only file system``.
+
+    >>> import errno
+    >>> os_reason(OSError(errno.ENOSPC, "No space left on device"))
+    'No space left on device'
+    """
+    if exc.errno:
+        return os.strerror(exc.errno)
+    text = str(exc).strip().splitlines()
+    return (text[0][:120] if text else "") or type(exc).__name__
+
+
+def _write_error(path: str | os.PathLike, exc: OSError) -> WriteError:
+    return WriteError(f"cannot write {_p(path)}: {os_reason(exc)}")
+
+
+def remove_pending() -> None:
+    """Delete the temporary files of writes still in flight and refuse new ones: for a process about to end
+    with ``os._exit`` (Ctrl-C, SIGTERM), whose abandoned worker threads would otherwise leave them behind."""
+    global _CLOSED
+    with _PENDING_LOCK:
+        _CLOSED = True
+        for tmp in list(_PENDING):
+            with suppress(OSError):
+                os.unlink(tmp)
+        _PENDING.clear()
+
+
+def is_temporary(name: str) -> bool:
+    """A temporary file an interrupted write left (also the older ``.NAME.XXXX.part.SUFFIX`` names)."""
+    return name.startswith(TMP_PREFIX) or (name.startswith(".") and ".part" in name)
 
 
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds."""
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds.
+
+    An existing file keeps its mode, and a symbolic link keeps pointing where it did: the file it
+    points to gets the new content. An OS failure (disk full, read-only file system) is a one-line
+    :class:`~binokel_sim.errors.WriteError`, and no temporary file is left behind.
+    """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part" + target.suffix, dir=target.parent)
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+        mode = stat.S_IMODE(os.stat(real).st_mode) if real.is_file() else 0o666 & ~_UMASK
+        fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=real.parent)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
     os.close(fd)
+    with _PENDING_LOCK:
+        if _CLOSED:  # the process is leaving: an abandoned thread must not start a file now
+            os.unlink(tmp)
+            raise WriteError(f"cannot write {_p(path)}: the run was interrupted")
+        _PENDING.add(tmp)
     try:
         yield Path(tmp)
-        # mkstemp creates owner-only files; give the output the usual umask-based mode.
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, target)
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
     finally:
-        if os.path.exists(tmp):
+        with _PENDING_LOCK:
+            _PENDING.discard(tmp)
+        with suppress(OSError):
             os.unlink(tmp)
 
 
@@ -126,7 +191,7 @@ def table_writer(path: str | os.PathLike) -> TableWriter:
     for w in TABLE_WRITERS:
         if suffix in w.suffixes:
             return w
-    raise InputError(f"cannot write a table to {os.fspath(path)!r}: use one of {', '.join(TABLE_SUFFIXES)}")
+    raise InputError(f"cannot write a table to {_p(path)}: use one of {', '.join(TABLE_SUFFIXES)}")
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike, provenance: dict | None = None) -> None:
@@ -142,20 +207,43 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, provenance: dict | No
 
 def check_figure_path(path: str | os.PathLike) -> None:
     if Path(path).suffix.lower() not in FIGURE_SUFFIXES:
-        raise InputError(f"cannot write a chart to {os.fspath(path)!r}: use one of {', '.join(FIGURE_SUFFIXES)}")
+        raise InputError(f"cannot write a chart to {_p(path)}: use one of {', '.join(FIGURE_SUFFIXES)}")
 
 
-def _check_place(target: Path, option: str) -> None:
-    """The first existing ancestor of ``target`` must be a writable folder (so the rest can be created)."""
+def _existing_ancestor(target: Path) -> Path:
     parent = target.parent
     while not parent.exists():
         if parent == parent.parent:
             break
         parent = parent.parent
+    return parent
+
+
+def _check_names(target: Path, option: str) -> None:
+    """Every part of ``target`` (and the whole) must be short enough for the file system, checked before work."""
+    text = os.fspath(target)
+    if "\0" in text:
+        raise InputError(f"{option}: not a valid path {shown(text)}")
+    try:
+        name_max = os.pathconf(_existing_ancestor(target), "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    for part in target.parts:
+        size = len(os.fsencode(part))
+        if size > name_max:
+            raise InputError(f"{option}: the name {shown(part)} is too long ({size} bytes; at most {name_max})")
+    if len(os.fsencode(os.path.abspath(text))) >= 4096:
+        raise InputError(f"{option}: the path {shown(text)} is too long")
+
+
+def _check_place(target: Path, option: str) -> None:
+    """The first existing ancestor of ``target`` must be a writable folder (so the rest can be created)."""
+    _check_names(target, option)
+    parent = _existing_ancestor(target)
     if not parent.is_dir():
-        raise InputError(f"{option}: cannot write {os.fspath(target)!r}: {os.fspath(parent)!r} is a file, not a folder")
+        raise InputError(f"{option}: cannot write {_p(target)}: {_p(parent)} is a file, not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"{option}: cannot write {os.fspath(target)!r}: folder {os.fspath(parent)!r} is not writable")
+        raise InputError(f"{option}: cannot write {_p(target)}: folder {_p(parent)} is not writable")
 
 
 def check_output(path: str | os.PathLike | None, option: str = "--out", kind: str = "table") -> None:
@@ -177,17 +265,18 @@ def check_output(path: str | os.PathLike | None, option: str = "--out", kind: st
     target = Path(path)
     if os.fspath(path).strip() == "":
         raise InputError(f"{option}: expected a path")
+    _check_names(target, option)
     if kind == "folder":
         if target.exists() and not target.is_dir():
-            raise InputError(f"{option}: {os.fspath(path)!r} is a file, not a folder")
+            raise InputError(f"{option}: {_p(path)} is a file, not a folder")
         _check_place(target / "x", option)
         return
     suffixes = {"table": TABLE_SUFFIXES, "json": (".json",), "figure": FIGURE_SUFFIXES}[kind]
     if target.suffix.lower() not in suffixes:
         what = {"table": "a table", "json": "JSON", "figure": "a chart"}[kind]
-        raise InputError(f"{option}: cannot write {what} to {os.fspath(path)!r}: use one of {', '.join(suffixes)}")
+        raise InputError(f"{option}: cannot write {what} to {_p(path)}: use one of {', '.join(suffixes)}")
     if target.is_dir():
-        raise InputError(f"{option}: {os.fspath(path)!r} is a folder; give a file name")
+        raise InputError(f"{option}: {_p(path)} is a folder; give a file name")
     _check_place(target, option)
 
 

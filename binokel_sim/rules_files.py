@@ -24,26 +24,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, shown
 
 #: A rules file larger than this is refused before it is read (the presets are about 4 KB).
 MAX_BYTES = 1 << 20
 _PRESET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)``, cut to about ``limit`` characters for a one-line message.
-
-    >>> shown("x" * 100)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (100 characters)"
-    """
-    try:
-        r = repr(value)
-    except ValueError:  # an int of more digits than Python prints
-        return "a number too long to show"
-    if len(r) <= limit:
-        return r
-    return r[:limit - 3] + "..." + (f" ({len(value)} characters)" if isinstance(value, str) else "")
 
 
 def preset_names() -> list[str]:

@@ -1,19 +1,55 @@
 """The ``binokel`` entry point.
 
 Every user error becomes one line ``error: ...`` on stderr and exit status 2:
-our :class:`InputError` and Click's usage errors alike, never a traceback. The
-command tree is built in :mod:`binokel_sim.cli.commands`.
+our :class:`InputError` and Click's usage errors alike, and an OS failure that no
+command caught (a full disk, a read-only file system, a file that is not text) --
+never a traceback. SIGTERM stops a run as Ctrl-C does (the finished chunks kept,
+one line how to resume). The command tree is built in :mod:`binokel_sim.cli.commands`.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+from typing import Any
 
 import click
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, shown
+from binokel_sim.output import os_reason, remove_pending
 from binokel_sim.runner import Interrupted
+
+#: The signal that stopped the run (SIGINT unless SIGTERM came), for the exit status 128 + signal.
+_STOPPED_BY = [signal.SIGINT]
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    # Raised in the main thread, which only waits on the workers: the run stops as at Ctrl-C.
+    _STOPPED_BY[0] = signal.SIGTERM
+    raise KeyboardInterrupt
+
+
+def os_error_line(exc: OSError) -> str:
+    """An OS failure as one line: the file (if known) and the reason.
+
+    >>> import errno
+    >>> os_error_line(OSError(errno.EROFS, "Read-only file system", "out/t.csv"))
+    "'out/t.csv': Read-only file system"
+    """
+    name = exc.filename if isinstance(exc.filename, (str, bytes)) else None
+    return f"{shown(os.fsdecode(name), 100)}: {os_reason(exc)}" if name else os_reason(exc)
+
+
+def _leave(message: str) -> None:
+    """Print ``message`` and end now: abandoned chunks may still run on worker threads (never waited for),
+    and the temporary files of their writes are removed first."""
+    remove_pending()
+    click.echo(message, err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(128 + int(_STOPPED_BY[0]))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,6 +59,9 @@ def main(argv: list[str] | None = None) -> None:
     from .commands import cli
 
     set_command(["binokel", *(sys.argv[1:] if argv is None else argv)])
+    _STOPPED_BY[0] = signal.SIGINT
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
         sys.stdout.flush()
@@ -30,20 +69,13 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     except Interrupted as exc:
-        # Abandoned chunks may still run on worker threads: leave without waiting for them.
-        click.echo(str(exc), err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)
+        _leave(str(exc))
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort:
-        # Ctrl-C outside a chunked run (between chunks, or in a command's own work).
-        click.echo("interrupted: a command run with --checkpoint DIR resumes from its finished chunks when "
-                   "started again", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)
+        # Ctrl-C or SIGTERM outside a chunked run (between chunks, or in a command's own work).
+        _leave("interrupted: a command run with --checkpoint DIR resumes from its finished chunks when "
+               "started again")
     except click.ClickException as exc:
         click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(2)
@@ -51,6 +83,15 @@ def main(argv: list[str] | None = None) -> None:
         # The reader (e.g. `head`) left early: silence the final flush too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except OSError as exc:  # an OS failure no command turned into its own message
+        click.echo(f"error: {os_error_line(exc)}", err=True)
+        sys.exit(2)
+    except UnicodeDecodeError:
+        click.echo("error: an input file is not text (UTF-8 expected)", err=True)
+        sys.exit(2)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
