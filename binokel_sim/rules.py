@@ -24,8 +24,8 @@ from typing import Any, get_type_hints
 
 import numpy as np
 
-from binokel_sim.errors import InputError
-from binokel_sim.rules_files import preset_names, resolve, shown
+from binokel_sim.errors import InputError, shown
+from binokel_sim.rules_files import preset_names, resolve
 
 __all__ = ["RANGES", "Rules", "as_rules", "load_rules", "preset_names"]
 
