@@ -6,10 +6,11 @@ chunk ``i`` covers items ``start .. stop - 1`` and its result depends only on
 numbers are the same for any worker count, on one machine or on a cluster.
 
 - ``workers``: local worker threads (kernels release the GIL, so threads scale).
-- ``checkpoint``: a folder; each finished chunk is stored there atomically under a
-  key derived from (job name, parameters, rules, seed, chunk size, chunk range).
-  A killed run started again loads the finished chunks instead of recomputing them;
-  a changed parameter gives a different key, so stale chunks are never reused.
+- ``checkpoint``: a folder; each finished chunk is stored there atomically, as data with a
+  checksum (:mod:`binokel_sim.checkpoint`), under a key derived from (job name, parameters,
+  rules, seed, chunk size, chunk range, the solver's and the code's versions). A killed run
+  started again loads the finished chunks instead of recomputing them; a changed parameter
+  or code gives a different key, so stale chunks are never reused; a damaged one is recomputed.
 - ``scheduler``: ``tcp://host:port`` of a ``dask.distributed`` scheduler; the same
   chunk function runs on its workers (install the ``distributed`` extra).
 
@@ -30,14 +31,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import re
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-from binokel_sim.errors import InputError
+from binokel_sim.checkpoint import Checkpoint
+from binokel_sim.errors import InputError, shown
 from binokel_sim.pool import Interrupted, wait_all as _wait_all
 
 __all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges", "run_chunks", "run_job", "run_jobs"]
@@ -45,7 +45,7 @@ __all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges",
 T = TypeVar("T")
 
 #: Bump when a chunk's stored form changes, so old checkpoints are not read back.
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -149,13 +149,34 @@ class Scale:
         return where + (f", checkpoint {os.fspath(self.checkpoint)}" if self.checkpoint else "")
 
 
-_SCHEDULER = re.compile(r"^(tcp|tls|inproc|ws|wss)://[^\s/]+(:\d+)?/?$")
+_HOST = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+                   r"[A-Za-z0-9])?)*$")
+_SCHEDULER = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]{2,45}\]|[^\s/:\[\]]+):(\d{1,5})$")
 
 
 def check_scheduler(address: str) -> str:
-    """Validate a scheduler address ``tcp://host:port``; :class:`InputError` otherwise."""
-    if not _SCHEDULER.match(address):
-        raise InputError(f"--scheduler: expected an address like tcp://host:8786, got {address!r}")
+    """Validate a scheduler address ``tcp://host:port`` (a host name or IP address, a port 1..65535),
+    before any work; :class:`InputError` otherwise.
+
+    >>> check_scheduler("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_scheduler("inproc://x")
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: --scheduler: expected an address like tcp://host:8786, got 'inproc://x'
+    """
+    import ipaddress
+
+    m = _SCHEDULER.match(address) if isinstance(address, str) and len(address) <= 300 else None
+    bad = InputError(f"--scheduler: expected an address like tcp://host:8786, got {shown(address)}")
+    if m is None or not 1 <= int(m.group(2)) <= 65535:
+        raise bad
+    host = m.group(1)
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        if host.startswith("[") or not _HOST.match(host):
+            raise bad from None
     return address
 
 
@@ -205,8 +226,10 @@ class Job:
         return chunk_ranges(self.n, self.chunk_size)
 
     def identity(self) -> dict[str, Any]:
-        """Everything a chunk's result depends on, except its range (JSON-ready)."""
+        """Everything a chunk's result depends on, except its range (JSON-ready): with the solver's and
+        the code's content hashes, so a checkpoint made by other code is recomputed, never reused."""
         from binokel_sim import __version__
+        from binokel_sim.versions import code_version, solver_version
 
         rules = self.rules.to_dict() if hasattr(self.rules, "to_dict") else _canonical(self.rules)
         return {
@@ -216,6 +239,8 @@ class Job:
             "seed": int(self.seed),
             "chunk_size": int(self.chunk_size),
             "version": __version__,
+            "solver": solver_version(),
+            "code": code_version(self.fn),
             "format": CHECKPOINT_FORMAT,
         }
 
@@ -231,56 +256,6 @@ class Job:
     def run(self, scale: Scale | None = None, desc: str | None = None) -> list[Any]:
         """All chunk results in chunk order, computed per ``scale`` (see :func:`run_job`)."""
         return run_job(self, scale or Scale(), desc=desc)
-
-
-class Checkpoint:
-    """A folder of finished chunk results: ``DIR/<job>-<key>/<index>-<start>-<stop>.pkl``.
-
-    Each file is written atomically (temporary name, then rename), so a killed run
-    leaves only whole chunks behind.
-    """
-
-    def __init__(self, root: str | os.PathLike, job: Job):
-        self.root = Path(root)
-        if self.root.exists() and not self.root.is_dir():
-            raise InputError(f"--checkpoint: {os.fspath(root)} is not a folder")
-        self.dir = self.root / f"{job.name}-{job.key()}"
-        self.job = job
-
-    def path(self, chunk: Chunk) -> Path:
-        return self.dir / f"{chunk.index:06d}-{chunk.start}-{chunk.stop}.pkl"
-
-    def prepare(self) -> None:
-        from binokel_sim.output import write_json
-
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"--checkpoint: cannot create {self.dir}: {exc.strerror}") from None
-        manifest = self.dir / "job.json"
-        if not manifest.exists():
-            write_json(self.job.identity(), manifest)
-
-    def load(self, chunk: Chunk) -> tuple[bool, Any]:
-        p = self.path(chunk)
-        if not p.is_file():
-            return False, None
-        try:
-            with open(p, "rb") as f:
-                return True, pickle.load(f)
-        except (OSError, EOFError, pickle.UnpicklingError):
-            return False, None  # unreadable: recompute it
-
-    def save(self, chunk: Chunk, result: Any) -> None:
-        from binokel_sim.output import atomic_path
-
-        with atomic_path(self.path(chunk)) as tmp:
-            with open(tmp, "wb") as f:
-                pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def finished(self) -> list[int]:
-        """Indices of the chunks stored so far."""
-        return sorted(c.index for c in self.job.chunks() if self.path(c).is_file())
 
 
 def run_job(job: Job, scale: Scale, desc: str | None = None) -> list[Any]:

@@ -145,7 +145,7 @@ def test_simulate_games_cli_resumes_from_checkpoint(short_kreuz, tmp_path, capsy
     assert code == 0, err
     # Drop the second chunk as if the run had been killed before it finished; resume.
     (chunk_dir,) = [p for p in ck.iterdir() if p.is_dir()]
-    (last,) = [p for p in chunk_dir.glob("000001-*.pkl")]
+    (last,) = [p for p in chunk_dir.glob("000001-*.ckpt")]
     last.unlink()
     code, out2, err = run_cli(capsys, *args, "--deals-out", str(tmp_path / "c.json"), "--checkpoint", str(ck),
                               "--json")

@@ -13,7 +13,7 @@ CLI = [sys.executable, "-c", "from binokel_sim.cli.main import main; main()"]
 
 
 def _sigint_after_first_chunk(args: list[str], ck: Path, limit: float = 300.0,
-                              pattern: str = "*.pkl") -> tuple[float, int, str]:
+                              pattern: str = "*.ckpt") -> tuple[float, int, str]:
     """Start the CLI, wait for its first stored chunk (a file ``pattern`` under ``ck``), send SIGINT;
     (seconds to exit, status, stderr)."""
     proc = subprocess.Popen(CLI + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -43,5 +43,5 @@ def test_ctrl_c_stops_within_5_s_and_keeps_finished_chunks(tmp_path):
     line = err.strip().splitlines()[-1]
     assert line.startswith("interrupted: ") and "run the same command again to resume" in line, err
     assert "Traceback" not in err
-    kept = len(list(ck.rglob("*.pkl")))
+    kept = len(list(ck.rglob("*.ckpt")))
     assert f"{kept} of 20 chunks kept in {ck}" in line, (kept, line)

@@ -52,8 +52,8 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     tapp = pd.read_csv(out / "tables" / "tapp-1.csv", comment="#")
     assert tapp["n"].sum() == 4 * 8  # every deal in one class of each of the four features
     # Kill-and-resume: drop the study's last chunk; the rerun recomputes it to the same tables.
-    last = [q for p in ck.iterdir() if p.name.startswith("study-deals-") for q in p.glob("*.pkl")
-            if q.name.endswith(f"-{(8 - 1) // STUDY_CHUNK * STUDY_CHUNK}-8.pkl")]
+    last = [q for p in ck.iterdir() if p.name.startswith("study-deals-") for q in p.glob("*.ckpt")
+            if q.name.endswith(f"-{(8 - 1) // STUDY_CHUNK * STUDY_CHUNK}-8.ckpt")]
     assert len(last) == 1  # the study deals' last chunk (the calibration deals end at 4)
     last[0].unlink()
     code, _, err = run_cli(capsys, *ARGS, "--out", str(tmp_path / "again"), "--checkpoint", str(ck))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import subprocess
 import sys
@@ -121,17 +120,18 @@ def test_changed_parameter_does_not_reuse_stale_chunks(tmp_path):
     assert len([p for p in tmp_path.iterdir() if p.is_dir()]) == 2
 
 
-def test_unreadable_chunk_is_recomputed(tmp_path):
+def test_unreadable_chunk_is_named_and_recomputed(tmp_path, capsys):
     reference = job().run(Scale(workers=1))
     job().run(Scale(workers=1, checkpoint=tmp_path))
     ckpt = Checkpoint(tmp_path, job())
-    ckpt.path(Chunk(2, 16, 24)).write_bytes(b"not a pickle")
+    ckpt.path(Chunk(2, 16, 24)).write_bytes(b"not a checkpoint")
     scale_jobs.CALLS.update(n=0, fail_at=0)
     got = job(fn=scale_jobs.counted_chunk).run(Scale(workers=1, checkpoint=tmp_path))
     assert scale_jobs.CALLS["n"] == 1
     assert all(np.array_equal(a, b) for a, b in zip(got, reference, strict=True))
-    with open(ckpt.path(Chunk(2, 16, 24)), "rb") as f:
-        assert np.array_equal(pickle.load(f), reference[2])
+    assert f"warning: checkpoint {ckpt.path(Chunk(2, 16, 24))} is damaged" in capsys.readouterr().err
+    ok, value = ckpt.load(Chunk(2, 16, 24))
+    assert ok and np.array_equal(value, reference[2])
 
 
 _KILL_SCRIPT = """
@@ -170,7 +170,11 @@ def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
 
 def test_scheduler_address_is_checked():
     assert check_scheduler("tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
-    for bad in ("127.0.0.1:8786", "http://host:1", "tcp://", "tcp://a b:1"):
+    assert check_scheduler("tcp://[::1]:8786") == "tcp://[::1]:8786"
+    assert check_scheduler("tcp://dask-scheduler.example.org:1") == "tcp://dask-scheduler.example.org:1"
+    for bad in ("127.0.0.1:8786", "http://host:1", "tcp://", "tcp://a b:1", "tcp://a:b", "tcp://host",
+                "tcp://host:0", "tcp://host:65536", "inproc://x", "tls://host:8786", "ws://host:1",
+                "tcp://" + "a" * 5000 + ":1", "tcp://host:1/", "tcp://-host:1", "tcp://[zz]:1", "tcp://a..b:1"):
         with pytest.raises(InputError, match="--scheduler"):
             check_scheduler(bad)
 

@@ -9,7 +9,7 @@ from clitools import assert_one_line_error, run_cli
 
 
 def _chunks(ck):
-    return sorted(p for d in ck.iterdir() if d.is_dir() for p in d.glob("*.pkl"))
+    return sorted(p for d in ck.iterdir() if d.is_dir() for p in d.glob("*.ckpt"))
 
 
 @pytest.mark.parametrize("args", [
