@@ -13,7 +13,8 @@ missing below N (a partial last chunk is completed, never re-solved), so buildin
 more deals appends. A chunk is solved as tasks of :data:`TASK_DEALS` deals that any
 worker takes; a killed build keeps the finished tasks at the start of each chunk in
 flight as a partial chunk and loses only the others. A chunk
-file that is missing, truncated or altered (SHA-256 in the manifest) is recomputed.
+file that is missing, truncated or altered (SHA-256 in the manifest, or deals that repeat or skip) is
+recomputed. One writer at a time: a build holds the folder's lock (:mod:`.lock`) from reading the manifest on.
 
 Policy: ``heuristic`` (the studies' default) -- see :data:`POLICY_NOTE`. Measured
 (``benchmarks/bench_corpus.py``, ``standard``, the same 20 deals, CPU time on the
@@ -53,6 +54,7 @@ from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
+from .lock import corpus_writer
 from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, rules_hash, solver_version
 
 DEFAULT_POLICY = "heuristic"
@@ -222,13 +224,10 @@ def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: 
 
 
 def _valid_chunks(folder: Path, m: dict[str, Any]) -> list[dict[str, Any]]:
-    """Chunk entries whose file is whole (SHA-256 matches); the others are dropped (recomputed)."""
-    ok = []
-    for c in m["chunks"]:
-        p = folder / c["file"]
-        if p.is_file() and file_sha256(p) == c["sha256"]:
-            ok.append(c)
-    return ok
+    """Chunk entries whose file is whole (:func:`.reader.whole_chunk`); the others are dropped (recomputed)."""
+    from .reader import whole_chunk
+
+    return [c for c in m["chunks"] if whole_chunk(folder, c)]
 
 
 def plan(chunks: list[dict[str, Any]], deals: int, chunk_size: int) -> list[tuple[int, int, int]]:
@@ -298,88 +297,88 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     folder = Path(out)
     if solve_within is not None and solve_within < 1:
         raise InputError(f"--within: must be at least 1 point, got {solve_within}")
-    m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None and solve_within is None)
-    if not m["chunks"] and "solve_budget" not in m:
-        m["solve_budget"] = solve_budget
-    if not m["chunks"] and "solve_within" not in m and solve_within is not None:
-        m["solve_within"] = solve_within
-    if m.get("solve_budget") != solve_budget:
-        raise InputError(f"corpus {folder} was built with --solve-budget {m.get('solve_budget') or 'none (exact)'}, "
-                         f"not {solve_budget or 'none (exact)'}")
-    if m.get("solve_within") != solve_within:
-        raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
-                         f"not {solve_within or 'none'}")
-    held = held_deals(m)
-    if deals < held:
-        raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
-    todo = plan(m["chunks"], deals, m["chunk_size"])
-    folder.mkdir(parents=True, exist_ok=True)
-    started = datetime.now(UTC).isoformat(timespec="seconds")
-    t0 = time.perf_counter()
-    m.setdefault("builds", []).append({"command": command, "started": started, "target_deals": int(deals),
-                                       "package_version": __version__, "solver_version": solver_version()})
-    m["package_version"], m["solver_version"] = __version__, solver_version()
-    lock = threading.Lock()
-    done: set[int] = set()
-    parts: dict[int, dict[int, pd.DataFrame]] = {}
-    closed = False
+    with corpus_writer(folder, "`binokel corpus build`"):  # one writer at a time, from reading the manifest on
+        m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None and solve_within is None)
+        if not m["chunks"] and "solve_budget" not in m:
+            m["solve_budget"] = solve_budget
+        if not m["chunks"] and "solve_within" not in m and solve_within is not None:
+            m["solve_within"] = solve_within
+        if m.get("solve_budget") != solve_budget:
+            raise InputError(f"corpus {folder} was built with --solve-budget "
+                             f"{m.get('solve_budget') or 'none (exact)'}, not {solve_budget or 'none (exact)'}")
+        if m.get("solve_within") != solve_within:
+            raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
+                             f"not {solve_within or 'none'}")
+        held = held_deals(m)
+        if deals < held:
+            raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
+        todo = plan(m["chunks"], deals, m["chunk_size"])
+        started = datetime.now(UTC).isoformat(timespec="seconds")
+        t0 = time.perf_counter()
+        m.setdefault("builds", []).append({"command": command, "started": started, "target_deals": int(deals),
+                                           "package_version": __version__, "solver_version": solver_version()})
+        m["package_version"], m["solver_version"] = __version__, solver_version()
+        lock = threading.Lock()
+        done: set[int] = set()
+        parts: dict[int, dict[int, pd.DataFrame]] = {}
+        closed = False
 
-    def collect(j: int, c: Chunk, rows: pd.DataFrame) -> None:
-        """A task's rows; the chunk file is written once its last task is in."""
-        with lock:
-            if closed:  # a task still running after Ctrl-C: its chunk was settled already
-                return
-            got = parts.setdefault(j, {})
-            got[c.index] = rows
-            if len(got) < len(jobs[j].chunks()):
-                return
-            del parts[j]
-        store(j, pd.concat([got[i] for i in range(len(got))], ignore_index=True))
+        def collect(j: int, c: Chunk, rows: pd.DataFrame) -> None:
+            """A task's rows; the chunk file is written once its last task is in."""
+            with lock:
+                if closed:  # a task still running after Ctrl-C: its chunk was settled already
+                    return
+                got = parts.setdefault(j, {})
+                got[c.index] = rows
+                if len(got) < len(jobs[j].chunks()):
+                    return
+                del parts[j]
+            store(j, pd.concat([got[i] for i in range(len(got))], ignore_index=True))
 
-    def store(j: int, rows: pd.DataFrame) -> None:
-        k, start, stop = todo[j]
-        with lock:
-            entry = next((c for c in m["chunks"] if c["index"] == k), None)
-            if entry is not None:  # complete a partial chunk: keep its rows, never re-solve them
-                rows = pd.concat([pd.read_parquet(folder / entry["file"]), rows], ignore_index=True)
-                m["chunks"].remove(entry)
-            path = folder / chunk_name(k)
-            with atomic_path(path) as tmp:
-                rows.to_parquet(tmp, index=False, compression="zstd")
-            m["chunks"].append({
-                "index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
-                "stop": int(rows["deal"].iloc[-1]) + 1,
-                "rows": len(rows), **chunk_stats(path, rows),
-            })
-            _summarise(m)
-            m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-            write_json(m, folder / MANIFEST)
-            done.add(j)
+        def store(j: int, rows: pd.DataFrame) -> None:
+            k, start, stop = todo[j]
+            with lock:
+                entry = next((c for c in m["chunks"] if c["index"] == k), None)
+                if entry is not None:  # complete a partial chunk: keep its rows, never re-solve them
+                    rows = pd.concat([pd.read_parquet(folder / entry["file"]), rows], ignore_index=True)
+                    m["chunks"].remove(entry)
+                path = folder / chunk_name(k)
+                with atomic_path(path) as tmp:
+                    rows.to_parquet(tmp, index=False, compression="zstd")
+                m["chunks"].append({
+                    "index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
+                    "stop": int(rows["deal"].iloc[-1]) + 1,
+                    "rows": len(rows), **chunk_stats(path, rows),
+                })
+                _summarise(m)
+                m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+                write_json(m, folder / MANIFEST)
+                done.add(j)
 
-    _summarise(m)
-    write_json(m, folder / MANIFEST)
-    jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
-                params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"]),
-                        **({"solve_budget": int(solve_budget)} if solve_budget is not None else {}),
-                        **({"solve_within": int(solve_within)} if solve_within is not None else {})})
-            for _, start, stop in todo]
-    try:
-        results = run_jobs(jobs, scale or Scale(), "deals", on_result=collect)
-    except Interrupted:
-        # The finished tasks at the start of a chunk in flight are kept as a partial chunk.
-        with lock:
-            closed, flight = True, list(parts.items())
-        for j, got in flight:
-            head = list(itertools.takewhile(got.__contains__, range(len(jobs[j].chunks()))))
-            if head:
-                store(j, pd.concat([got[i] for i in head], ignore_index=True))
-        with lock:
-            held = held_deals(m)
-        raise CorpusInterrupted(folder, held, deals, command) from None
-    for j, res in enumerate(results):
-        if j not in done:  # loaded from a --checkpoint folder: not stored by the callback
-            store(j, pd.concat(res, ignore_index=True))
-    m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-    write_json(m, folder / MANIFEST)
-    return m
+        _summarise(m)
+        write_json(m, folder / MANIFEST)
+        jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
+                    params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"]),
+                            **({"solve_budget": int(solve_budget)} if solve_budget is not None else {}),
+                            **({"solve_within": int(solve_within)} if solve_within is not None else {})})
+                for _, start, stop in todo]
+        try:
+            results = run_jobs(jobs, scale or Scale(), "deals", on_result=collect)
+        except Interrupted:
+            # The finished tasks at the start of a chunk in flight are kept as a partial chunk.
+            with lock:
+                closed, flight = True, list(parts.items())
+            for j, got in flight:
+                head = list(itertools.takewhile(got.__contains__, range(len(jobs[j].chunks()))))
+                if head:
+                    store(j, pd.concat([got[i] for i in head], ignore_index=True))
+            with lock:
+                held = held_deals(m)
+            raise CorpusInterrupted(folder, held, deals, command) from None
+        for j, res in enumerate(results):
+            if j not in done:  # loaded from a --checkpoint folder: not stored by the callback
+                store(j, pd.concat(res, ignore_index=True))
+        m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+        m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+        write_json(m, folder / MANIFEST)
+        return m

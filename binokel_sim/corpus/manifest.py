@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, shown
 from binokel_sim.provenance import rules_hash as provenance_hash
 from binokel_sim.rules import Rules
 from binokel_sim.versions import solver_version  # noqa: F401  (the builder's and the readers' name for it)
@@ -62,7 +62,67 @@ def read_manifest(folder: str | os.PathLike) -> dict[str, Any]:
         raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is unreadable ({type(exc).__name__})") from None
     if not isinstance(m, dict) or m.get("format") != CORPUS_FORMAT or not isinstance(m.get("chunks"), list):
         raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is not a corpus manifest of format {CORPUS_FORMAT}")
+    problem = shape_problem(m)
+    if problem:
+        raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is damaged ({problem}); build the corpus "
+                         "again into a new folder")
     return m
+
+
+def _is_int(v: Any, lo: int = 0) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= lo
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+
+
+#: Top-level fields a reader relies on: (name, check, required).
+_FIELDS = (
+    ("rules", lambda v: isinstance(v, str), True), ("rules_hash", lambda v: isinstance(v, str), True),
+    ("seed", _is_int, True), ("policy", lambda v: isinstance(v, str), True),
+    ("chunk_size", lambda v: _is_int(v, 1), True), ("deals", _is_int, True), ("cpu_seconds", _is_number, True),
+    ("nodes", _is_int, False), ("unresolved_fraction", _is_number, False),
+    ("durch_check", lambda v: isinstance(v, bool), False),
+    ("solve_budget", lambda v: v is None or _is_int(v, 1), False),
+    ("solve_within", lambda v: v is None or _is_int(v, 1), False),
+    ("builds", lambda v: isinstance(v, list) and all(isinstance(b, dict) for b in v), False),
+    ("revisions", lambda v: isinstance(v, list) and all(isinstance(b, dict) for b in v), False),
+)
+
+
+def shape_problem(m: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's shape (a missing or mistyped field, a chunk whose range does not fit its
+    index, chunks that overlap), or None. Chunk ``k`` holds deals ``k * chunk_size`` on, one row each.
+
+    >>> shape_problem({"rules": "r", "rules_hash": "h", "seed": 1, "policy": "p", "chunk_size": 0, "deals": 0,
+    ...                "cpu_seconds": 0, "chunks": []})
+    'chunk_size: expected an integer >= 1'
+    """
+    for name, ok, required in _FIELDS:
+        if (name in m or required) and not ok(m.get(name)):
+            return f"{name}: expected " + ("an integer >= 1" if name == "chunk_size" else "another value")
+    size, seen, held = m["chunk_size"], set(), 0
+    for i, c in enumerate(m["chunks"]):
+        if not isinstance(c, dict):
+            return f"chunks[{i}]: expected an entry"
+        k = c.get("index")
+        if not isinstance(k, int) or not _is_int(k) or k in seen or c.get("file") != chunk_name(k):
+            return f"chunks[{i}]: index and file do not match"
+        seen.add(k)
+        start, stop, rows = c.get("start"), c.get("stop"), c.get("rows")
+        if not (_is_int(start) and _is_int(stop) and _is_int(rows) and start == k * size < stop <= start + size
+                and rows == stop - start):
+            return f"chunks[{i}]: deals {shown(start, 20)}..{shown(stop, 20)}, {shown(rows, 20)} rows: not chunk {k}"
+        sha = c.get("sha256")
+        if not (isinstance(sha, str) and len(sha) == 64 and all(ch in "0123456789abcdef" for ch in sha)):
+            return f"chunks[{i}]: sha256 is not a SHA-256"
+        if not (_is_int(c.get("nodes")) and _is_number(c.get("cpu_seconds")) and _is_int(c.get("unresolved"))):
+            return f"chunks[{i}]: nodes, cpu_seconds or unresolved is missing"
+        held += rows
+    if held != m["deals"]:
+        return f"deals: {m['deals']}, but the chunks hold {held}"
+    return None
 
 
 def check_rules(manifest: dict[str, Any], rules: Rules, folder: str | os.PathLike) -> None:

@@ -1,7 +1,8 @@
 """Read and validate a corpus; find the shipped one matching a rule set (its figures: :mod:`.summary`).
 
 :func:`load_corpus` checks the manifest, the rules' content hash and every chunk
-(its file whole: readable Parquet with the recorded rows and SHA-256). A bad chunk
+(its file whole: readable Parquet with the recorded rows and SHA-256, and its deals the
+manifest's range, each once in order). A bad chunk
 is a one-line :class:`InputError` naming it -- or, with ``skip_bad=True``, left out
 (listed in ``Corpus.bad``) so the other chunks stay usable; ``binokel corpus build``
 recomputes it. The rows are the study's rows (:func:`binokel_sim.evaluation.study.study_deals`)
@@ -66,7 +67,24 @@ def _read_chunk(folder: Path, entry: dict[str, Any]) -> pd.DataFrame:
                          ) from None
     if len(df) != int(entry["rows"]):
         raise InputError(bad + f"{len(df)} rows, the manifest says {entry['rows']}")
+    # Whatever its checksum says: deals start .. stop - 1, each once and in order (two writers, a bug).
+    start, stop = int(entry["start"]), int(entry["stop"])
+    if "deal" not in df.columns or not np.array_equal(df["deal"].to_numpy(), np.arange(start, stop)):
+        raise InputError(bad + f"not deals {start}..{stop - 1} once each (deals repeat or skip; run `binokel "
+                         "corpus build` on the folder to recompute it)")
     return df
+
+
+def whole_chunk(folder: Path, entry: dict[str, Any]) -> bool:
+    """Whether a chunk passes :func:`_read_chunk`'s checks (reading only its deal column)."""
+    p = folder / entry["file"]
+    if not p.is_file() or file_sha256(p) != entry["sha256"]:
+        return False
+    try:
+        deals = pd.read_parquet(p, columns=["deal"])["deal"].to_numpy()
+    except Exception:  # pyarrow raises several types for a damaged file
+        return False
+    return bool(np.array_equal(deals, np.arange(int(entry["start"]), int(entry["stop"]))))
 
 
 def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, skip_bad: bool = False,

@@ -15,7 +15,8 @@ the solver of their build) -- and it costs the re-solves of the changed rows onl
 Durch check is not re-derived (its candidate does not depend on the tie-break or the
 estimate). ``sampled`` corpora are refused: their decisions need the solver on every row.
 
-Chunk by chunk, each written atomically with the manifest (``revisions`` records the run),
+Chunk by chunk, each written atomically with the manifest (``revisions`` records the run), under the
+folder's write lock (:mod:`.lock`: a build or another refresh meanwhile is refused),
 so a killed refresh loses at most the chunks in flight, and running it again finishes the
 job (a chunk already refreshed costs only the cheap re-derivation).
 
@@ -49,6 +50,7 @@ from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .builder import _count_string, _summarise, build_corpus, chunk_stats, corpus_rows  # noqa: F401  (build_corpus: the doctest)
+from .lock import corpus_writer
 from .manifest import MANIFEST, read_manifest
 
 class RefreshInterrupted(Interrupted):
@@ -125,10 +127,16 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
 
     Returns ``rows``, ``changed`` (re-solved), ``estimates_changed`` and ``seconds``.
     """
+    folder = Path(folder)
+    read_manifest(folder)  # a missing or damaged corpus: one line, before the lock
+    with corpus_writer(folder, "`binokel corpus refresh`", create=False):
+        return _refresh(folder, scale, command, rules)
+
+
+def _refresh(folder: Path, scale: Scale | None, command: str | None, rules: Rules | str | None) -> dict[str, Any]:
     from .manifest import check_rules
     from .reader import Corpus, _read_chunk, load_rules_of
 
-    folder = Path(folder)
     m = read_manifest(folder)
     if m["policy"] == "sampled":
         raise InputError(f"corpus {folder}: a 'sampled' corpus cannot be refreshed (its decisions need the solver"
