@@ -19,7 +19,9 @@ A notebook session -- deal, melds, odds as a DataFrame, solve, bid:
 >>> solve(build_position("four-solo", deal, trump="E"))["solo_points"]
 98
 >>> evaluate_hand(hand, "four-solo", samples=6, policy="heuristic").ceiling_bid
-170
+180
+>>> evaluate_hand(hand, "four-solo").tier   # without samples: the instant tier, in well under a second
+'instant'
 
 The engine's parts are subpackages: ``dealing``, ``melds``, ``odds``, ``play`` (legal
 moves, ``solver``), ``exchange``, ``evaluation``, ``game``; ``binokel_sim.cli`` and

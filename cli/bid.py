@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.evaluation.ladder import SEMANTICS
@@ -17,7 +18,49 @@ from .study_options import solve_budget_option
 
 
 def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
+    """``mean ± se``; ``(n too small)`` where no error can be estimated (a single sample).
+
+    >>> _fmt((12.34, 1.5)), _fmt((12.34, float("nan")))
+    ('12.3 ± 1.5', '12.3 (n too small for an error)')
+    """
+    if not np.isfinite(mean_se[1]):
+        return f"{mean_se[0]:.{digits}f} (n too small for an error)"
     return f"{mean_se[0]:.{digits}f} ± {mean_se[1]:.{digits}f}"
+
+
+def columns_line(rules) -> str:
+    """What each column of the bid table counts, in the rules' own factors."""
+    ff = rules.scoring.failure_factor
+    out = (f", -{rules.surrender.penalty_factor} x bid when he goes out" if rules.surrender.allowed else "")
+    return (f"columns: P(make) = share of deals he plays and makes the bid [95% interval]; E[score] = the soloist's"
+            f" own score at that bid: his total when made, -{ff} x bid when failed{out}; a Durch/Bettel its own"
+            " score (± its standard error). The ceiling weighs only his score, not what the defenders score.")
+
+
+def shown_rows(bids: list[dict], keep: tuple, rows: int = 40, around: int = 3) -> list[dict | int]:
+    """The rows of the table to print: all when they fit in ``rows``; else the first and last row and
+    ``around`` rows either side of each bid in ``keep`` (the ceiling and the safe bid), an int (how
+    many rows) standing for each gap.
+
+    >>> b = [{"bid": 150 + 10 * i} for i in range(60)]
+    >>> [r if isinstance(r, int) else r["bid"] for r in shown_rows(b, (400,), rows=10, around=1)]
+    [150, 23, 390, 400, 410, 32, 740]
+    """
+    if len(bids) <= rows:
+        return list(bids)
+    want = {0, len(bids) - 1}
+    for k in keep:
+        at = [i for i, r in enumerate(bids) if r["bid"] == k]
+        if at:
+            want |= set(range(max(0, at[0] - around), min(len(bids), at[0] + around + 1)))
+    out: list[dict | int] = []
+    last = -1
+    for i in sorted(want):
+        if i > last + 1:
+            out.append(i - last - 1)
+        out.append(bids[i])
+        last = i
+    return out
 
 
 def render(ev, rows: int = 40) -> str:
@@ -32,8 +75,9 @@ def render(ev, rows: int = 40) -> str:
         *_method_lines(ev),
         f"going out after the Tapp decided by {ev.surrender_basis}",
         SEMANTICS + " (a surrender counts as not made)",
+        columns_line(ev.rules),
         "",
-        *_table_lines(ev.bids.to_dict(orient="records"), rows),
+        *_table_lines(ev.bids.to_dict(orient="records"), rows, (ev.ceiling_bid, ev.safe_bid)),
     ]
     lines += [
         "",
@@ -69,17 +113,20 @@ def _records(cols: dict) -> list[dict]:
     return [dict(zip(cols, (v.item() for v in row))) for row in zip(*cols.values())]
 
 
-def _table_lines(bids: list[dict], rows: int) -> list[str]:
+def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
     bounds = bool(bids) and "p_make_lower" in bids[0]
     lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"
              + ("   P(make) at the bounds   E[score] at the bounds" if bounds else "")]
-    for r in bids[:rows]:
+    for r in shown_rows(bids, keep, rows):
+        if isinstance(r, int):
+            lines.append(f"  ... {r} rows (--json or --out for all)")
+            continue
+        se = r["expected_score_se"]
+        err = f"± {se:5.1f}" if np.isfinite(se) else "(n < 2)"
         lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
-                     f" {r['expected_score']:>9.1f} ± {r['expected_score_se']:5.1f} {r['p_surrender']:>10.3f}"
+                     f" {r['expected_score']:>9.1f} {err:>7} {r['p_surrender']:>10.3f}"
                      + (f"   {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}      "
                         f" {r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
-    if len(bids) > rows:
-        lines.append(f"  ... {len(bids) - rows} more rows (--json or --out for all)")
     return lines
 
 
@@ -90,8 +137,8 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}; check with --samples N",
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
-             SEMANTICS + " (a surrender counts as not made)", *_open_lines(a), "",
-             *_table_lines(_records(a["bids"]), rows), ""]
+             SEMANTICS + " (a surrender counts as not made)", columns_line(rules), *_open_lines(a), "",
+             *_table_lines(_records(a["bids"]), rows, (a["ceiling_bid"], a["safe_bid"])), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
               *_bounds_lines(a),
               "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
@@ -116,13 +163,6 @@ def _open_lines(a: dict) -> list[str]:
             " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
 
 
-def compare_tiers(checked, instant) -> list[int]:
-    """Bids where the tiers' P(make) differ by more than 2 combined standard errors."""
-    m = checked.merge(instant, on="bid", suffixes=("", "_i"))
-    se = (m["p_make_se"] ** 2 + m["p_make_se_i"] ** 2) ** 0.5
-    return [int(b) for b in m["bid"][(m["p_make"] - m["p_make_i"]).abs() > 2 * se]]
-
-
 def _instant(rules, cards, seat: int, confidence: float, frame: bool):
     from binokel_sim.evaluation.instant import load_instant
 
@@ -142,8 +182,9 @@ def _instant(rules, cards, seat: int, confidence: float, frame: bool):
 @click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
 @click.option("--se", type=float, default=None,
               help="Stop early once P(make) at the safe bid is known to +-SE (e.g. 0.02); deterministic per seed.")
-@click.option("--policy", type=click.Choice(POLICIES), default="sampled", show_default=True,
-              help="Exchange policy: melds, heuristic, or sampled (double-dummy on inner deals).")
+@click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
+              help="Checked tier's exchange policy: heuristic (seconds), melds, or sampled (double-dummy on inner"
+                   " deals: minutes to hours).")
 @click.option("--inner", type=click.IntRange(min=1), default=4, show_default=True,
               help="sampled: inner deals per candidate exchange.")
 @click.option("--top-k", type=click.IntRange(min=1), default=3, show_default=True,
@@ -177,9 +218,9 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     if scale.checkpoint or scale.scheduler:
         raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
     rules.require_auction("bid evaluation")
-    # The instant tier's columns need no pandas (start-up time); the checked tier compares frames.
-    instant = _instant(rules, h.cards, seat, confidence, frame=samples is not None)
     if samples is None:
+        # The instant tier's columns need no pandas (start-up time).
+        instant = _instant(rules, h.cards, seat, confidence, frame=False)
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")
@@ -196,22 +237,24 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
             click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence))
         return
     from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.tiers import compare_tiers, instant_evaluation
 
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
     ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
                        settings=st, scale=scale, se=se)
     if out is not None:
         write_table(ev.bids, out)
-    differ = compare_tiers(ev.bids, instant["bids"]) if instant else None
-    side = None if instant is None else {"ceiling_bid": instant["ceiling_bid"], "safe_bid": instant["safe_bid"],
-                                         "n": instant["n"], "differ_by_2se_at": differ}
+    side = None
+    if load_instant(rules) is not None:
+        inst = instant_evaluation(h.cards, rules, seat, confidence)
+        verdict = compare_tiers(ev, inst)
+        side = {"ceiling_bid": inst.ceiling_bid, "safe_bid": inst.safe_bid, "n": inst.n, "agree": verdict.agree,
+                "differ_at": list(verdict.differ_at), "line": verdict.line()}
     if as_json:
         echo_json({"tier": "checked", **ev.to_dict(), "instant": side})
         return
     click.echo(render(ev))
-    if side is None:
-        click.echo("instant tier: no model fitted for these rules")
-    else:
-        click.echo(f"instant tier (n = {side['n']} corpus deals): ceiling {side['ceiling_bid']}, safe"
-                   f" {side['safe_bid']}; P(make) differs by > 2 SE at "
-                   + (", ".join(map(str, differ)) if differ else "no bid"))
+    click.echo("instant tier: no model fitted for these rules" if side is None else
+               f"instant tier (n = {side['n']} corpus deals): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
+               f" {side['line']}")

@@ -66,7 +66,13 @@ def test_cells_of_exact_values():
     assert hi.tolist() == [299, 309, 349, checked.TOP, 299]
 
 
-def test_known_deal_threshold_path_equals_exact_path():
+@pytest.fixture
+def few_exact(monkeypatch):
+    """Threshold runs of a handful of samples (below :data:`checked.MIN_EXACT` all would be exact)."""
+    monkeypatch.setattr(checked, "MIN_EXACT", 2)
+
+
+def test_known_deal_threshold_path_equals_exact_path(few_exact):
     # Every sample is the same deal: the corrected means equal the exact ones, with no error left.
     pre = {"tapp": "S10 SO SU E10", 1: "EU GK GK GO GO GU GU HK HK HO HO HU",
            2: "EK EO GA G10 HA H10 HU SA SK SK SO SU"}
@@ -100,7 +106,7 @@ def test_threshold_path_same_numbers_any_chunking_and_workers():
     assert (np.diff(p.to_numpy()) <= 0).all()
 
 
-def test_real_solver_thresholds_decide_the_bids_as_the_exact_values_do():
+def test_real_solver_thresholds_decide_the_bids_as_the_exact_values_do(few_exact):
     # kreuz: no instant model (the pilot's 50-point grid), the partner's melds, four seats.
     rules = load_rules("kreuz")
     kw = dict(samples=6, seed=3, scale=Scale(workers=1))
@@ -131,7 +137,7 @@ def test_bad_settings():
         evaluate_hand(HAND, STD, samples=2, settings=EvalSettings(policy="melds", solve_budget=0), dd=TOY)
 
 
-def test_stand_in_backend_answers_thresholds_exactly():
+def test_stand_in_backend_answers_thresholds_exactly(few_exact):
     # A DD with only exact points decides every bid: value == value_hi, and the cells follow.
     dd = DD(points=TOY.points, specials=TOY.specials)
     ev = evaluate_hand(HAND, STD, samples=40, seed=2, dd=dd, settings=EvalSettings(policy="melds", exact_every=5))

@@ -33,8 +33,9 @@ def test_bid_json_report(capsys, toy_dd, tmp_path):
     first, header = out.read_text().splitlines()[:2]
     assert first.startswith("# provenance: ") and header.startswith("bid,n,p_make,p_make_se,p_make_lo,p_make_hi")
     assert rep["tier"] == "checked"
-    side = rep["instant"]  # the instant tier's answer rides along, with the bids where they differ by > 2 SE
-    assert side["n"] >= 100 and isinstance(side["differ_by_2se_at"], list)
+    side = rep["instant"]  # the instant tier's answer rides along, with the tiers' test at the deciding bids
+    assert side["n"] >= 100 and isinstance(side["differ_at"], list) and isinstance(side["agree"], bool)
+    assert side["line"].startswith("tiers agree" if side["agree"] else "tiers differ")
 
 
 def test_bid_readable_table(capsys, toy_dd):

@@ -152,8 +152,8 @@ class Dealer:
 class Deal:
     """A friendly view over one deal row: ``hands`` per seat and the ``tapp``."""
 
-    def __init__(self, rules: Rules, row: np.ndarray):
-        self.rules = rules
+    def __init__(self, rules: Rules | str | os.PathLike[str], row: np.ndarray):
+        rules = self.rules = as_rules(rules)
         self.row = row
         sl = seat_slices(rules)
         self.hands = [Hand(counts_of(row[s], check=False)) for s in sl[:-1]]

@@ -3,6 +3,8 @@
 >>> from binokel_sim.rules import load_rules
 >>> str(read_hand("EA E10 EK", load_rules()))
 'EA E10 EK'
+>>> str(read_hand("EA E10 EK", "standard"))   # a preset name (or a TOML path) works too
+'EA E10 EK'
 >>> read_hand("E7", load_rules())
 Traceback (most recent call last):
 ...
@@ -11,18 +13,20 @@ binokel_sim.errors.InputError: hand: E7 is not in the 40-card deck of preset 'st
 
 from __future__ import annotations
 
+import os
 from typing import Iterable
 
 from binokel_sim.cards import Hand, counts_of, to_cards
 from binokel_sim.dealing.dealer import check_deck
 from binokel_sim.errors import InputError
-from binokel_sim.rules import Rules
+from binokel_sim.rules import Rules, as_rules
 
 
-def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules, size: int | None = None,
-              what: str = "hand") -> Hand:
-    """Read ``text`` (card text, or a list of card texts or types) as a hand for ``rules``;
-    with ``size``, demand exactly that many cards."""
+def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules | str | os.PathLike[str] = "standard",
+              size: int | None = None, what: str = "hand") -> Hand:
+    """Read ``text`` (card text, or a list of card texts or types) as a hand for ``rules`` (a
+    :class:`Rules`, a preset name or a TOML path); with ``size``, demand exactly that many cards."""
+    rules = as_rules(rules)
     cards = to_cards(text)
     if not cards:
         raise InputError(f"{what}: no cards given")

@@ -18,6 +18,10 @@ no-Tapp baseline. The rest of the ladder comes from a *difference estimator*
   ``f = M / N`` (:func:`two_phase`). A figure the proxy gets right on every row (P(make) at
   a bid of ``B``, P(go out), contract shares) has the plain binomial error of all ``N``.
 
+The estimate is clipped into the mean of the samples' proven ranges, so no figure leaves what the
+scoring allows (:mod:`binokel_sim.evaluation.bounds`), and it rests on at least :data:`MIN_EXACT`
+exact samples (:func:`exact_every_for`): every error is estimated, finite from two samples on.
+
 The cell is a function of the exact value alone (:func:`cells`), so an exact row's proxy is
 the one a threshold row would have had. ``B`` is chosen by the instant tier for the first
 block of samples (or a 50-point grid where no instant model exists), then after each block
@@ -55,6 +59,18 @@ DERIVED = ("cell_lo", "cell_hi", "open")
 TOP = 1 << 20
 #: Rows per task when earlier samples are asked new bids (small, as ``EvalSettings.chunk_size``).
 REFINE_ROWS = 5
+#: Every estimate rests on at least this many exactly solved samples (on all of them when fewer are drawn).
+MIN_EXACT = 10
+
+
+def exact_every_for(samples: int, every: int) -> int:
+    """``every``, or less so that ``samples`` hold at least :data:`MIN_EXACT` exact samples (all, when fewer):
+    a correction from one or two samples would leave the estimate to chance.
+
+    >>> exact_every_for(1000, 50), exact_every_for(200, 50), exact_every_for(20, 50), exact_every_for(5, 50)
+    (50, 20, 2, 1)
+    """
+    return max(1, min(every, samples // MIN_EXACT))
 
 
 def deciding_bids(rules: Rules, safe: int | None, ceiling: int | None) -> tuple[int, ...]:
@@ -213,19 +229,35 @@ def proxy_parts(parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
-def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray | None = None,
+              hi: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Difference estimate and its standard error per column: ``x`` [N, k] proxies on every row,
-    ``y`` [M, k] true values on the rows ``exact`` (bool[N]); see the module docstring."""
+    ``y`` [M, k] true values on the rows ``exact`` (bool[N]); see the module docstring.
+
+    ``lo``/``hi`` [N, k]: each row's proven range of the figure (the exact rows': their value). The
+    estimate is clipped into the range of their means -- the true mean of the N samples lies there,
+    so the clip only removes error -- and with fewer than two exact rows the correction's spread is
+    bounded by the ranges (``|y - x| <= max(hi - x, x - lo)``) instead of estimated: the error is
+    finite whenever ``N >= 2``. The proxies' own spread is estimated on all N rows.
+    """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n, m = x.shape[0], int(exact.sum())
     f = m / n
-    xe, xr = x[exact], x[~exact]
+    xe = x[exact]
     t = x.mean(axis=0) + (y - xe).mean(axis=0)
     z = y - (1 - f) * xe
-    var = z.var(axis=0, ddof=1) / m if m > 1 else np.full(x.shape[1], np.nan)
-    if n - m > 1:
-        var = var + (1 - f) ** 2 * xr.var(axis=0, ddof=1) / (n - m)
+    sx2 = x.var(axis=0, ddof=1) if n > 1 else np.full(x.shape[1], np.nan)
+    if m > 1:
+        sz2 = z.var(axis=0, ddof=1)
+    elif lo is not None and hi is not None and n > 1:
+        d2 = np.maximum(hi - x, x - lo).astype(np.float64) ** 2
+        sz2 = (np.sqrt(d2.mean(axis=0)) + f * np.sqrt(sx2)) ** 2
+    else:
+        sz2 = np.full(x.shape[1], np.nan)
+    var = sz2 / max(m, 1) + ((1 - f) ** 2 * sx2 / (n - m) if n > m else 0.0)
+    if lo is not None and hi is not None:
+        t = np.clip(t, np.asarray(lo, dtype=np.float64).mean(axis=0), np.asarray(hi, dtype=np.float64).mean(axis=0))
     return t, np.sqrt(var)
 
 
@@ -250,7 +282,16 @@ def _rows(parts: dict[str, np.ndarray], sel: np.ndarray) -> dict[str, np.ndarray
 
 def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, np.ndarray]:
     """The columns of :func:`binokel_sim.evaluation.ladder.ladder_columns`, by :func:`two_phase`,
-    plus ``n_exact`` (the exactly solved samples behind each correction)."""
+    plus ``n_exact`` (the exactly solved samples behind each correction).
+
+    Each figure is clipped into the mean of the samples' proven ranges
+    (:func:`binokel_sim.evaluation.bounds.row_outcome_bounds`); P(make) then takes the closest
+    falling ladder (:func:`decreasing`): on every sample "made" falls with the bid, so only the
+    correction's noise can make the mean rise. E[score] may rise: a sample that plays and fails
+    at one bid (``-failure_factor x bid``) can go out at the next (``-penalty x bid``, less).
+    """
+    from binokel_sim.evaluation.bounds import row_outcome_bounds
+
     exact = parts["exact"]
     px = proxy_parts(parts)
     if bids is None:
@@ -262,8 +303,9 @@ def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, n
     n, m = exact.shape[0], int(exact.sum())
     xs = outcomes(rules, px, bids)
     ys = outcomes(rules, _rows(parts, exact), bids)
-    (p, p_se), (sc, sc_se), (ps, ps_se), (pd_, _) = (two_phase(a, b, exact) for a, b in zip(xs, ys))
-    # Every row's "made" falls with the bid, the corrected mean need not: the closest falling ladder.
+    lows, highs = row_outcome_bounds(rules, parts, bids)
+    (p, p_se), (sc, sc_se), (ps, ps_se), (pd_, _) = (two_phase(a, b, exact, lo, hi)
+                                                      for a, b, lo, hi in zip(xs, ys, lows, highs))
     p = decreasing(np.clip(p, 0.0, 1.0))
     ps = np.clip(ps, 0.0, 1.0)
     lo, hi = wilson_from_se(p, p_se, n)
@@ -275,8 +317,9 @@ def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, n
     }
 
 
-def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray) -> tuple[float, float]:
-    t, se = two_phase(x[:, None], y[:, None], exact)
+def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray, hi: np.ndarray
+            ) -> tuple[float, float]:
+    t, se = two_phase(x[:, None], y[:, None], exact, lo[:, None], hi[:, None])
     return float(t[0]), float(se[0])
 
 
@@ -289,6 +332,8 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     """
     import pandas as pd
 
+    from binokel_sim.evaluation.bounds import total_range
+
     exact = parts["exact"]
     cols = ladder(rules, parts)
     bids = pd.DataFrame(cols)
@@ -296,11 +341,19 @@ def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> 
     ye = _rows(parts, exact)
     x_with = px["result"].astype(np.float64)
     x_base = parts["tapp_points"].astype(np.float64)
+    # Proven ranges: the total with the Tapp from the row's interval; without it (solved on the exact rows
+    # only) anything the scoring allows.
+    low, high = total_range(rules)
+    with_lo = parts["result"].astype(np.float64)
+    with_hi = np.where(is_trump(parts["code"]), parts.get("value_hi", parts["value"]), parts["result"]).astype(float)
+    base_lo = np.where(exact, parts["base_result"], low).astype(np.float64)
+    base_hi = np.where(exact, parts["base_result"], high).astype(np.float64)
     return dict(
         bids=bids, **decisions(rules, bids, confidence),
-        tapp_value=_figure(x_with - x_base, (ye["result"] - ye["base_result"]).astype(np.float64), exact),
-        total_with_tapp=_figure(x_with, ye["result"].astype(np.float64), exact),
-        total_tapp_unseen=_figure(x_base, ye["base_result"].astype(np.float64), exact),
+        tapp_value=_figure(x_with - x_base, (ye["result"] - ye["base_result"]).astype(np.float64), exact,
+                           with_lo - base_hi, with_hi - base_lo),
+        total_with_tapp=_figure(x_with, ye["result"].astype(np.float64), exact, with_lo, with_hi),
+        total_tapp_unseen=_figure(x_base, ye["base_result"].astype(np.float64), exact, base_lo, base_hi),
         contracts=contract_shares(parts["code"]), p_durch=mean_se(parts["durch"]), n_exact=int(exact.sum()),
         unresolved=float(parts["open"].mean()),
     )

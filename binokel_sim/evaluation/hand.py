@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache, partial
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -40,11 +40,15 @@ from binokel_sim.evaluation.deals import (STREAM_DEALS, EvalSettings, baseline_c
                                           resolve_settings)
 from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted, threshold_points
 from binokel_sim.evaluation.going_out import basis as going_out_basis
-from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns, safe_bid_se, summarise
+from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import as_counts
 from binokel_sim.rules import Rules, as_rules
-from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress, run_chunks
+from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress
+
+
+if TYPE_CHECKING:
+    from binokel_sim.evaluation.tiers import InstantEvaluation
 
 
 class EvaluationInterrupted(Interrupted):
@@ -147,6 +151,7 @@ class HandEvaluation:
     unresolved: float = 0.0
     #: Threshold path: per block of samples ``[start, stop, bid, bid, ...]``, the bids every sample was decided at.
     deciding_bids: list[list[int]] = field(default_factory=list)
+    tier: str = "checked"
 
     @property
     def surrender_basis(self) -> str:
@@ -199,29 +204,59 @@ def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 STOP_EVERY = 100
 
 
-def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, seat: int = 0, samples: int = 1000,
-                  seed: int = 1, policy: str | None = None, confidence: float = 0.8,
-                  settings: EvalSettings | None = None, scale: Scale | None = None, predealt: dict | None = None,
-                  dd: DD | None = None, se: float | None = None) -> HandEvaluation:
-    """Evaluate ``hand`` (card text or types) for ``seat`` over ``samples`` random deals of the unseen cards.
+#: The tiers :func:`evaluate_hand` answers with.
+TIERS = ("instant", "checked")
+#: Samples of the checked tier when none are given.
+CHECKED_SAMPLES = 1000
+#: The checked tier's exchange policy when none is given (as ``binokel bid``'s): it answers in seconds.
+DEFAULT_POLICY = "heuristic"
 
-    ``settings`` decides the exchange policy (``policy`` is a shorthand; both and
-    different: an error). ``predealt`` fixes other seats' hands or the Tapp
-    (``{1: "...", "tapp": "..."}``), e.g. to check the evaluation of one known deal. ``dd``
-    replaces the double-dummy back end (see :class:`binokel_sim.evaluation.dd.DD`).
-    ``scale``: worker threads and progress bar; a checkpoint or a scheduler is refused in
-    one line (the chunks close over this hand's arrays). ``se``: stop once P(make) at the
-    safe bid is known to +-``se`` (checked every ``STOP_EVERY`` samples, at least
+
+def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, seat: int = 0,
+                  samples: int | None = None, tier: str | None = None, seed: int = 1, policy: str | None = None,
+                  confidence: float = 0.8, settings: EvalSettings | None = None, scale: Scale | None = None,
+                  predealt: dict | None = None, dd: DD | None = None, se: float | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> "HandEvaluation | InstantEvaluation":
+    """What should ``hand`` (card text or types) bid at ``seat``? The instant tier by default, the checked
+    tier with ``samples=N`` or ``tier="checked"`` -- as ``binokel bid`` without and with ``--samples``.
+
+    *Instant* (:class:`binokel_sim.evaluation.tiers.InstantEvaluation`): the ladder of the model
+    fitted on the shipped corpus, in well under a second; the checked tier's options are refused.
+
+    *Checked* (:class:`HandEvaluation`): ``samples`` (default :data:`CHECKED_SAMPLES`) random deals
+    of the unseen cards, played double-dummy. ``settings`` decides the exchange policy (``policy``
+    is a shorthand, default :data:`DEFAULT_POLICY`; both and different: an error). ``predealt``
+    fixes other seats' hands or the Tapp (``{1: "...", "tapp": "..."}``), e.g. to check the
+    evaluation of one known deal. ``dd`` replaces the double-dummy back end (see
+    :class:`binokel_sim.evaluation.dd.DD`). ``scale``: worker threads and progress bar; a
+    checkpoint or a scheduler is refused in one line (the chunks close over this hand's arrays).
+    ``progress(done, total)`` is called after each block of samples. ``se``: stop once P(make)
+    at the safe bid is known to +-``se`` (checked every ``STOP_EVERY`` samples, at least
     100 samples; :func:`binokel_sim.evaluation.ladder.safe_bid_se`).
+
+    >>> evaluate_hand("EA EA E10 EK EO EU GA G10 HA H10 SA S10", "standard").tier
+    'instant'
     """
     rules = as_rules(rules)
     rules.require_auction("bid evaluation")
-    st = resolve_settings(settings, policy)
+    if tier is not None and tier not in TIERS:
+        raise InputError(f"tier: expected one of {', '.join(TIERS)}, got {tier!r}")
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
-    check_count("samples", samples)
     if not 0.0 < confidence < 1.0:
         raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    if (tier or ("checked" if samples is not None else "instant")) == "instant":
+        given = [k for k, v in (("samples", samples), ("policy", policy), ("settings", settings), ("scale", scale),
+                                ("predealt", predealt), ("dd", dd), ("se", se), ("progress", progress))
+                 if v is not None]
+        if given:
+            raise InputError(f"{', '.join(given)}: only the checked tier takes them (samples=N or tier='checked')")
+        from binokel_sim.evaluation.tiers import instant_evaluation
+
+        return instant_evaluation(hand, rules, seat, confidence)
+    samples = CHECKED_SAMPLES if samples is None else samples
+    st = resolve_settings(settings, policy if policy is not None or settings is not None else DEFAULT_POLICY)
+    check_count("samples", samples)
     if se is not None and not se > 0:
         raise InputError(f"se: must be positive, got {se}")
     scale = scale or Scale()
@@ -234,8 +269,14 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
-    run = _run_thresholds if st.exact_every > 1 else _run_exact
-    bar = _Progress(scale.progress, samples, "bid")
+    from binokel_sim.evaluation.hand_runs import Reported, run_exact, run_thresholds
+
+    run = run_thresholds if st.exact_every > 1 else run_exact
+    # Few samples: more of them solved exactly (the same path, so a budget's open deals are still counted).
+    st = replace(st, exact_every=checked.exact_every_for(samples, st.exact_every)) if st.exact_every > 1 else st
+    bar: Any = _Progress(scale.progress, samples, "bid")
+    if progress is not None:
+        bar = Reported(bar, progress, samples)
     try:
         parts, summary, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
                                          scale.workers, bar)
@@ -250,90 +291,3 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
         seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se,
         deciding_bids=bids_asked, **summary,
     )
-
-
-def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> bool:
-    if se is None or n < 100:
-        return False
-    err = safe_bid_se(summary["bids"], summary["safe_bid"])
-    if checked_se:  # the difference estimate's own error where it is larger (a bid outside the asked ones)
-        b = summary["bids"]
-        row = b[b["bid"] == (summary["safe_bid"] or int(b["bid"].iloc[0]))]
-        err = max(err, float(row["p_make_se"].iloc[0]))
-    return err <= se
-
-
-def _run_exact(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
-    """Every sample solved exactly; the early-stopping test every ``STOP_EVERY`` samples."""
-    step = samples if se is None else STOP_EVERY
-    done: list[dict[str, np.ndarray]] = []
-    for b0 in range(0, samples, step):
-        b1 = min(b0 + step, samples)
-        chunks = [Chunk(k, s, min(s + st.chunk_size, b1)) for k, s in enumerate(range(b0, b1, st.chunk_size))]
-        done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
-                           chunks, workers=workers)
-        bar.update(b1 - b0)
-        parts = _merge(done)
-        summary = summarise(rules, parts, confidence)
-        if _stop(se, summary, parts["code"].shape[0]):
-            break
-    return parts, {**summary, "n_exact": parts["code"].shape[0]}, []
-
-
-#: Rounds of the final refinement (the safe bid can move once the last bids are decided everywhere).
-REFINE_ROUNDS = 3
-
-
-def _run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
-    """Blocks of :data:`checked.BLOCK` samples decided at the deciding bids (the instant tier's for the
-    first block, the estimate's after each), every ``exact_every``-th sample solved exactly; at the end
-    every sample is decided at the final deciding bids too."""
-    from binokel_sim.evaluation.instant import load_instant
-
-    model = load_instant(rules)
-    at = checked.pilot_bids(rules, None if model is None else model.advise(cards_of(counts), rules, seat,
-                                                                           confidence, frame=False))
-    blocks: list[tuple[int, int, set[int]]] = []
-    done: list[dict[str, np.ndarray]] = []
-    backend = dict(targets=dd.targets if dd is not None and dd.targets is not None else _targets(_budget(rules, st)),
-                   points=None if dd is None else dd.points)
-    widen = partial(checked.widen, rules, seat, workers=workers, **backend)
-    plan = None  # the earlier samples' questions at the new bids, asked beside the next block's samples
-    for b0 in range(0, samples, checked.BLOCK):
-        b1 = min(b0 + checked.BLOCK, samples)
-        run = partial(evaluate_chunk, rules, counts, seat, seed, st, base, predealt=predealt, dd=dd, at_bids=at)
-        # The exact samples run as tasks of their own, first: a one-core task each, the longest ones.
-        exact = [partial(run, Chunk(0, i, i + 1), exact=True) for i in range(b0, b1) if i % st.exact_every == 0]
-        ask = [] if plan is None else [partial(plan.ask, c) for c in plan.tasks]
-        work = exact + ask + [partial(run, Chunk(0, s, min(s + st.chunk_size, b1)), exact=False)
-                              for s in range(b0, b1, st.chunk_size)
-                              if any(i % st.exact_every for i in range(s, min(s + st.chunk_size, b1)))]
-        got = run_chunks(lambda c, work=work: work[c.index](), [Chunk(k, 0, 1) for k in range(len(work))],
-                         workers=workers)
-        ne, na = len(exact), len(ask)
-        if plan is not None:
-            plan.apply(got[ne:ne + na])  # in place, into ``parts`` (``done[0]``)
-        done += got[:ne] + got[ne + na:]
-        blocks.append((b0, b1, set(at)))
-        bar.update(b1 - b0)
-        parts = checked.merge(done, blocks)
-        summary = checked.summarise(rules, parts, confidence)
-        if _stop(se, summary, b1, checked_se=True) or b1 == samples:
-            break
-        at = checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"])
-        # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
-        # at the safe bid exact on every sample): the earlier ones are asked beside the next block, whose
-        # answers they do not need, so no worker waits between the two.
-        widened, plan = checked.widen_plan(rules, seat, parts, blocks, at, **backend)
-        if widened is not blocks:
-            blocks, done = widened, [parts]
-    for _ in range(REFINE_ROUNDS):
-        # The last block can move the deciding bids: they are asked everywhere too.
-        widened = widen(parts, blocks, checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"]))
-        if widened is blocks:
-            break
-        blocks = widened
-        parts = checked.merge([parts], blocks)
-        summary = checked.summarise(rules, parts, confidence)
-    asked = [[x0, x1, *sorted(bs)] for x0, x1, bs in blocks]
-    return parts, summary, asked

@@ -22,11 +22,13 @@ from binokel_sim.melds.explain import explain, trump_totals
 from binokel_sim.rules import Rules, as_rules
 
 
-def meld_report(hand: Hand, trump_text: str, rules: Rules) -> dict[str, Any]:
+def meld_report(hand: Hand, trump_text: str, rules: Rules | str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON-shaped explanation of ``hand``: melds at the given trump (a suit) or ``"best"``.
 
-    With ``best``, also ``best_trump`` and ``totals_by_trump``.
+    With ``best``, also ``best_trump`` and ``totals_by_trump``. ``rules``: a :class:`Rules`, a preset
+    name or a TOML path.
     """
+    rules = as_rules(rules)
     totals = trump_totals(hand, rules)
     best = trump_text.strip().lower() == "best"
     if best:

@@ -1,0 +1,184 @@
+"""The two tiers of a hand's bid advice side by side: the instant answer as an object, and one line
+saying whether the checked tier agrees.
+
+:class:`InstantEvaluation` is what :func:`binokel_sim.evaluation.hand.evaluate_hand` returns by
+default: the ladder of the model fitted on the shipped corpus
+(:mod:`binokel_sim.evaluation.instant`), in well under a second, with the fields of a checked
+:class:`~binokel_sim.evaluation.hand.HandEvaluation` that it has (``bids``, ``ceiling_bid``,
+``safe_bid``, ``tapp_value``, ``n``).
+
+:func:`compare_tiers` tests the instant tier's P(make) at the *deciding bids* (both tiers' safe
+bids and ceilings) against the checked tier's samples: an exact binomial test of the checked
+count against the instant prediction at each bid, Bonferroni-corrected over the bids, so a
+P(make) of 1.000 with no spread is not a difference by itself. Where they differ, the line
+says why when the data say it: a hand beyond the instant tier's training hands (its fitted
+total outside the central 98 % of theirs), or a pool of few training deals.
+
+>>> c = TierComparison(agree=True, bids=(230, 300), p_instant=(0.85, 0.52), p_checked=(0.83, 0.55), n=400,
+...                    ceilings=(300, 310), safes=(230, 230))
+>>> print(c.line().replace("; ", ";" + chr(10)))
+tiers agree: P(make) at 230, 300 within the checked sampling error (n = 400;
+instant 0.85, 0.52, checked 0.83, 0.55);
+ceiling instant 300, checked 310
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.rules import Rules
+
+#: Family-wise level of the tier test (Bonferroni over the deciding bids).
+ALPHA = 0.05
+#: Ceilings further apart than this many points are called different whatever the test says.
+CEILING_GAP = 20
+#: A residual pool with fewer training deals than this is named as a reason.
+FEW_DEALS = 300
+
+
+@dataclass
+class InstantEvaluation:
+    """The instant tier's answer for one hand (see the module docstring)."""
+
+    hand: str
+    seat: int
+    rules: Rules
+    confidence: float
+    #: Training deals the hand's ladder draws on (its residual pool).
+    n: int
+    bids: Any
+    ceiling_bid: int | None
+    safe_bid: int | None
+    order_note: str | None
+    #: (mean, standard error) of the Tapp value of hands like this one.
+    tapp_value: tuple[float, float]
+    #: The model's fitted double-dummy total of the hand.
+    total: float
+    seconds: float
+    advice: dict = field(default_factory=dict, repr=False)
+    tier: str = "instant"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the same keys as ``binokel bid --json`` without ``--samples``."""
+        from binokel_sim.evaluation.ladder import SEMANTICS
+
+        a = {k: v for k, v in self.advice.items() if k != "bids"}
+        return {"tier": "instant", "hand": self.hand, "seat": self.seat, "rules": self.rules.name,
+                "confidence": self.confidence, "semantics": SEMANTICS, **a,
+                "bids": self.bids.to_dict(orient="records")}
+
+
+def instant_evaluation(hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> InstantEvaluation:
+    """The instant tier's :class:`InstantEvaluation` of ``hand``; an :class:`InputError` where no model
+    was fitted for ``rules``."""
+    from binokel_sim.cards import cards_of, format_cards
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.exchange.candidates import as_counts
+
+    t0 = time.perf_counter()
+    model = load_instant(rules)
+    if model is None:
+        raise InputError(f"no instant bid model fitted for rules {rules.name!r}: ask the checked tier (samples=N)")
+    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
+    a = model.advise(cards_of(counts), rules, seat, confidence, frame=True)
+    tv = a["tapp_value"]
+    return InstantEvaluation(hand=format_cards(cards_of(counts)), seat=seat, rules=rules, confidence=confidence,
+                             n=int(a["n"]), bids=a["bids"], ceiling_bid=a["ceiling_bid"], safe_bid=a["safe_bid"],
+                             order_note=a["order_note"], tapp_value=(tv["mean"], tv["se"]), total=float(a["total"]),
+                             seconds=time.perf_counter() - t0, advice=a)
+
+
+@dataclass(frozen=True)
+class TierComparison:
+    """The outcome of :func:`compare_tiers`: per deciding bid both P(make)s, and the verdict."""
+
+    agree: bool
+    bids: tuple[int, ...]
+    p_instant: tuple[float, ...]
+    p_checked: tuple[float, ...]
+    n: int
+    ceilings: tuple[int | None, int | None]
+    safes: tuple[int | None, int | None]
+    #: The bids where the test rejects the instant P(make), and the smallest adjusted p-value.
+    differ_at: tuple[int, ...] = ()
+    p_value: float = 1.0
+    reason: str | None = None
+
+    def line(self) -> str:
+        """One line: agree, or differ at which bids (and why, when known)."""
+        fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
+        ceil = f"ceiling instant {_bid(self.ceilings[0])}, checked {_bid(self.ceilings[1])}"
+        if self.agree:
+            return (f"tiers agree: P(make) at {', '.join(map(str, self.bids))} within the checked sampling error"
+                    f" (n = {self.n}; instant {fmt(self.p_instant)}, checked {fmt(self.p_checked)}); {ceil}")
+        at = [i for i, b in enumerate(self.bids) if b in self.differ_at]
+        what = (f"P(make) at {', '.join(str(self.bids[i]) for i in at)}: instant {fmt(self.p_instant[i] for i in at)},"
+                f" checked {fmt(self.p_checked[i] for i in at)} (n = {self.n}, adjusted p = {self.p_value:.2g})"
+                if at else "P(make) within the sampling error")
+        return f"tiers differ: {what}; {ceil}" + (f"; likely reason: {self.reason}" if self.reason else "")
+
+
+def _bid(b: int | None) -> str:
+    return "none" if b is None else str(b)
+
+
+def compare_tiers(checked, instant: InstantEvaluation, rules: Rules | None = None) -> TierComparison:
+    """Test the instant tier's P(make) against the checked tier's samples at the deciding bids.
+
+    ``checked``: a :class:`~binokel_sim.evaluation.hand.HandEvaluation`. Each bid's checked count
+    (P(make) x its effective n) is tested against the instant prediction with the exact binomial
+    test; the tiers *differ* where an adjusted p-value is below :data:`ALPHA`, or where the
+    ceilings are more than :data:`CEILING_GAP` points apart.
+    """
+    from binokel_sim.stats import binomial_test
+
+    bids = tuple(sorted({b for b in (instant.safe_bid, instant.ceiling_bid, checked.safe_bid, checked.ceiling_bid)
+                         if b is not None})) or (int(checked.rules.bidding.min_bid),)
+    p_i = _p_at(instant.bids, bids)
+    cols = checked.ladder_at(np.asarray(bids))
+    p_c = np.asarray(cols["p_make"], dtype=np.float64)
+    n = int(checked.n)
+    adj = []
+    for pi, pc, se in zip(p_i, p_c, np.asarray(cols["p_make_se"], dtype=np.float64)):
+        # The effective n of a corrected estimate (its error above the plain binomial one), else the samples.
+        eff = n if not (se > 0 and 0 < pc < 1) else min(n, max(2, int(round(pc * (1 - pc) / se ** 2))))
+        adj.append(min(1.0, binomial_test(int(round(pc * eff)), eff, float(np.clip(pi, 0.0, 1.0))) * len(bids)))
+    differ = tuple(b for b, a in zip(bids, adj) if a < ALPHA)
+    ci, cc = instant.ceiling_bid, checked.ceiling_bid
+    gap = ci is not None and cc is not None and abs(ci - cc) > CEILING_GAP or (ci is None) != (cc is None)
+    agree = not differ and not gap
+    return TierComparison(agree=agree, bids=bids, p_instant=tuple(float(x) for x in p_i),
+                          p_checked=tuple(float(x) for x in p_c), n=n, ceilings=(ci, cc),
+                          safes=(instant.safe_bid, checked.safe_bid), differ_at=differ, p_value=float(min(adj)),
+                          reason=None if agree else instant_reason(instant))
+
+
+def _p_at(bids_frame, bids) -> np.ndarray:
+    """The instant ladder's P(make) at ``bids`` (0 above its top, 1 below its bottom: the ladder's own ends)."""
+    b = np.asarray(bids_frame["bid"], dtype=np.int64)
+    p = np.asarray(bids_frame["p_make"], dtype=np.float64)
+    out = np.interp(np.asarray(bids, dtype=np.float64), b, p, left=float(p[0]), right=0.0)
+    return out
+
+
+def instant_reason(instant: InstantEvaluation) -> str | None:
+    """Why the instant tier may miss this hand, when its data say so (None: nothing known)."""
+    from binokel_sim.evaluation.instant import load_instant
+
+    model = load_instant(instant.rules)
+    reasons = []
+    q = getattr(model, "line_range", None) if model is not None else None
+    if q:
+        lo, hi = q
+        if instant.total < lo or instant.total > hi:
+            side = "above" if instant.total > hi else "below"
+            reasons.append(f"the hand lies at the edge of the instant tier's data (fitted total {instant.total:.0f},"
+                           f" {side} 99 % of its training hands)")
+    if instant.n < FEW_DEALS:
+        reasons.append(f"the instant tier's pool for hands like this holds only {instant.n} deals")
+    return "; ".join(reasons) or None
