@@ -59,6 +59,10 @@ def main(argv: list[str] | None = None) -> None:
     from .commands import cli
 
     set_command(["binokel", *(sys.argv[1:] if argv is None else argv)])
+    if any("\0" in a for a in (sys.argv[1:] if argv is None else argv)):
+        # No command line holds one (only a call in-process can): refused before any path meets the OS.
+        click.echo("error: an argument contains a NUL character", err=True)
+        sys.exit(2)
     _STOPPED_BY[0] = signal.SIGINT
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None

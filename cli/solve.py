@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 import pandas as pd
@@ -47,6 +47,33 @@ def _text(result: dict[str, Any]) -> str:
 
 _BATCH_KEYS = {"hands", "trump", "leader", "solo", "teams", "trick", "target", "cards", "durch", "bettel",
                "need_trick", "query", "step", "lo", "hi", "budget_nodes", "budget_seconds", "targets"}
+
+
+def _ints(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _strs(x: Any) -> bool:
+    return isinstance(x, str) or (isinstance(x, list) and all(isinstance(c, str) for c in x))
+
+
+#: What each position key of a batch line may hold (JSON types; the query's keys: check_query), checked before use.
+_BATCH_TYPES: dict[str, Callable[[Any], bool]] = {
+    "hands": lambda v: isinstance(v, str) or (isinstance(v, list) and all(map(_strs, v))),
+    "trump": lambda v: isinstance(v, str) or _ints(v),
+    "teams": lambda v: isinstance(v, str) or (isinstance(v, list) and all(
+        _ints(x) or (isinstance(x, list) and all(map(_ints, x))) for x in v)),
+    "trick": _strs, **{k: _ints for k in ("leader", "solo", "target")},
+    **{k: (lambda v: isinstance(v, bool)) for k in ("cards", "durch", "bettel", "need_trick")},
+}
+
+
+def _check_batch_types(obj: dict[str, Any]) -> None:
+    for k, v in obj.items():
+        if v is not None and k in _BATCH_TYPES and not _BATCH_TYPES[k](v):
+            raise InputError(f"{k}: a value of the wrong type ({type(v).__name__})")
+
+
 _QUERY_KEYS = ("query", "step", "lo", "hi", "budget_nodes", "budget_seconds", "targets")
 _OPTIONS = {"query": "--query", "target": "--target", "step": "--grid", "lo": "--lo", "hi": "--hi",
             "budget_nodes": "--budget", "budget_seconds": "--budget", "targets": "--targets"}
@@ -84,8 +111,9 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
                 unknown = sorted(set(obj) - _BATCH_KEYS)
                 if unknown:
                     raise InputError(f"unknown key {unknown[0]!r}")
-                if "hands" not in obj:
+                if obj.get("hands") is None:
                     raise InputError("missing key 'hands'")
+                _check_batch_types(obj)
                 special = bool(obj.get("durch") or obj.get("bettel"))
                 # In JSON, null is "no trump"; a missing key is an error unless Durch/Bettel.
                 trump = obj.get("trump", "none" if special else None)

@@ -52,13 +52,19 @@ def chunk_name(index: int) -> str:
 def read_manifest(folder: str | os.PathLike) -> dict[str, Any]:
     """The manifest of corpus ``folder``; a one-line :class:`InputError` if missing or unreadable."""
     p = Path(folder) / MANIFEST
-    if not Path(folder).is_dir():
-        raise InputError(f"corpus {os.fspath(folder)}: no such folder")
-    if not p.is_file():
-        raise InputError(f"corpus {os.fspath(folder)}: missing {MANIFEST} (not a corpus folder)")
+    try:
+        if not Path(folder).is_dir():
+            raise InputError(f"corpus {os.fspath(folder)}: no such folder")
+        if not p.is_file():
+            raise InputError(f"corpus {os.fspath(folder)}: missing {MANIFEST} (not a corpus folder)")
+    except InputError:
+        raise
+    except (OSError, ValueError) as exc:  # a name too long, a NUL character
+        why = exc.strerror if isinstance(exc, OSError) else "not a valid path"
+        raise InputError(f"corpus {shown(os.fspath(folder), 100)}: {why}") from None
     try:
         m = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is unreadable ({type(exc).__name__})") from None
     if not isinstance(m, dict) or m.get("format") != CORPUS_FORMAT or not isinstance(m.get("chunks"), list):
         raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is not a corpus manifest of format {CORPUS_FORMAT}")
