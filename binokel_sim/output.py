@@ -49,7 +49,7 @@ _CLOSED = False
 
 def _p(path: str | os.PathLike) -> str:
     """A path in a one-line message: quoted, a very long one cut short."""
-    return shown(os.fspath(path), 100)
+    return shown(os.fspath(path), 240)
 
 
 def os_reason(exc: OSError) -> str:
