@@ -166,6 +166,21 @@ class Checkpoint:
         manifest = self.dir / "job.json"
         if not manifest.exists():
             write_json(self.job.identity(), manifest)
+        self._remove_leftovers()
+
+    def _remove_leftovers(self, age: float = 600.0) -> None:
+        """Temporary files a killed run left (SIGKILL, power loss): a chunk file is written in milliseconds,
+        so one older than ``age`` seconds belongs to no run still going (another may share the folder)."""
+        import time
+
+        from binokel_sim.output import is_temporary
+
+        for p in self.dir.iterdir():
+            try:
+                if is_temporary(p.name) and time.time() - p.stat().st_mtime > age:
+                    p.unlink()
+            except OSError:
+                pass
 
     def load(self, chunk: Any) -> tuple[bool, Any]:
         """(True, result) for a whole stored chunk; (False, None) when missing or damaged (then named on stderr)."""

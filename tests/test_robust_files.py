@@ -73,6 +73,17 @@ def test_a_checkpoint_of_another_chunk_is_not_taken(tmp_path, capsys):
     assert "made for another job or chunk" in capsys.readouterr().err
 
 
+def test_temporary_files_a_killed_run_left_in_a_checkpoint_go(tmp_path):
+    job().run(Scale(workers=1, checkpoint=tmp_path))
+    folder = Checkpoint(tmp_path, job()).dir
+    old, fresh = folder / ".tmp-killed", folder / ".tmp-running"
+    for p in (old, fresh):
+        p.write_bytes(b"half a chunk")
+    os.utime(old, (0, 0))
+    job().run(Scale(workers=1, checkpoint=tmp_path))
+    assert not old.exists() and fresh.exists()  # another run may be writing that one now
+
+
 def test_keys_carry_the_solvers_and_the_codes_version(monkeypatch):
     import binokel_sim.versions as versions
 
