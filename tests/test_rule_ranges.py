@@ -7,6 +7,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from numba import njit
 
 from binokel_sim.cards import counts_of, parse_cards
 from binokel_sim.errors import InputError
@@ -100,6 +101,52 @@ def test_melds_at_the_maxima(tmp_path, capsys):
     hand = "GA GA G10 G10 GK GK GO GO GU GU SU SU G7 G7 EA"
     rep = run_json(capsys, "melds", hand, "--trump", "G", "--rules", path)
     assert rep["total"] == 3000 + 3000 + 2 * 1000 == sum(m["points"] for m in rep["melds"])
+
+
+@njit(cache=False)
+def _best_total(h, ptab, cnt, kindpts, binpts, sevens):
+    """The largest meld total (table units) of any hand of ``h`` cards: a walk over the four suits' patterns
+    keeping, per cards used, the of-a-kind flags held in every suit so far and the leaf Obers (for Binokel)."""
+    neg = -(1 << 60)
+    best = neg
+    for t in range(4):
+        cur = np.full((h + 1, 4096, 3), neg, dtype=np.int64)
+        cur[0, 4095, 0] = 0
+        for s in range(4):
+            nxt = np.full((h + 1, 4096, 3), neg, dtype=np.int64)
+            for x in range(729):
+                if not sevens and x >= 243:  # a Seven held (the top base-3 digit)
+                    continue
+                v = ptab[x, 0] + (ptab[x, 1] if s == t else 0)
+                for used in range(h + 1 - cnt[x]):
+                    for f in range(4096):
+                        for o in range(3):
+                            b = cur[used, f, o]
+                            if b == neg:
+                                continue
+                            o2 = ptab[x, 3] if s == 1 else min(o, ptab[x, 4]) if s == 3 else o
+                            if b + v > nxt[used + cnt[x], f & ptab[x, 2], o2]:
+                                nxt[used + cnt[x], f & ptab[x, 2], o2] = b + v
+            cur = nxt
+        for f in range(4096):
+            for o in range(3):
+                if cur[h, f, o] != neg:
+                    best = max(best, cur[h, f, o] + kindpts[f] + binpts[o])
+    return best
+
+
+def test_no_hand_melds_enough_to_overflow_the_solver(tmp_path):
+    """At the maxima, the largest meld total of a hand (15 cards at three, 11 at four with a partner) keeps a
+    side's solver value (card points, last trick, both partners' melds) well inside the table's 16-bit bounds."""
+    from binokel_sim.melds.patterns import N_PATTERNS, score_tables
+    from binokel_sim.play.solver.table import INF
+
+    r = load_rules(write(tmp_path, rules_text("standard-48", maxima())))
+    st = score_tables(r)
+    cnt = np.array([sum((x // 3**k) % 3 for k in range(6)) for x in range(N_PATTERNS)], dtype=np.int64)
+    most = {h: int(_best_total(h, st.ptab, cnt, st.kindpts, st.binpts, True)) * st.unit for h in (11, 15)}
+    assert most == {11: 9000, 15: 12000}
+    assert 240 + RANGES["play.last_trick"][1] + max(most[15], 2 * most[11]) + RANGES["bidding.bid_step"][1] < INF
 
 
 def test_solver_values_at_the_maxima():
