@@ -149,9 +149,9 @@ class Scale:
         return where + (f", checkpoint {os.fspath(self.checkpoint)}" if self.checkpoint else "")
 
 
-_HOST = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
-                   r"[A-Za-z0-9])?)*$")
-_SCHEDULER = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]{2,45}\]|[^\s/:\[\]]+):(\d{1,5})$")
+_HOST = re.compile(r"(?=.{1,253}\Z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+                   r"[A-Za-z0-9])?)*")
+_SCHEDULER = re.compile(r"tcp://(\[[0-9A-Fa-f:.]{2,45}\]|[^\s/:\[\]]+):([0-9]{1,5})")
 
 
 def check_scheduler(address: str) -> str:
@@ -167,7 +167,7 @@ def check_scheduler(address: str) -> str:
     """
     import ipaddress
 
-    m = _SCHEDULER.match(address) if isinstance(address, str) and len(address) <= 300 else None
+    m = _SCHEDULER.fullmatch(address) if isinstance(address, str) and len(address) <= 300 else None
     bad = InputError(f"--scheduler: expected an address like tcp://host:8786, got {shown(address)}")
     if m is None or not 1 <= int(m.group(2)) <= 65535:
         raise bad
@@ -175,7 +175,7 @@ def check_scheduler(address: str) -> str:
     try:
         ipaddress.ip_address(host.strip("[]"))
     except ValueError:
-        if host.startswith("[") or not _HOST.match(host):
+        if host.startswith("[") or not _HOST.fullmatch(host):
             raise bad from None
     return address
 
