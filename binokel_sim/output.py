@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -81,9 +82,17 @@ def remove_pending() -> None:
         _PENDING.clear()
 
 
+#: The temporary names of earlier versions: ``.NAME.XXXXXXXX.part.SUFFIX``.
+_OLD_TMP = re.compile(r"\..+\.[a-z0-9_]{8}\.part(\.\w+)?")
+
+
 def is_temporary(name: str) -> bool:
-    """A temporary file an interrupted write left (also the older ``.NAME.XXXX.part.SUFFIX`` names)."""
-    return name.startswith(TMP_PREFIX) or (name.startswith(".") and ".part" in name)
+    """A temporary file an interrupted write left (also under the older ``.NAME.XXXXXXXX.part.SUFFIX`` names).
+
+    >>> is_temporary(".tmp-k2j4x9q1"), is_temporary(".chunk-00001.parquet.ab12cd34.part.parquet"), is_temporary(".lock")
+    (True, True, False)
+    """
+    return name.startswith(TMP_PREFIX) or _OLD_TMP.fullmatch(name) is not None
 
 
 @contextmanager
