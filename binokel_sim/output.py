@@ -104,8 +104,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     :class:`~binokel_sim.errors.WriteError`, and no temporary file is left behind.
     """
     target = Path(path)
-    real = Path(os.path.realpath(target)) if target.is_symlink() else target
     try:
+        real = Path(os.path.realpath(target)) if target.is_symlink() else target
         real.parent.mkdir(parents=True, exist_ok=True)
         mode = stat.S_IMODE(os.stat(real).st_mode) if real.is_file() else 0o666 & ~_UMASK
         fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=real.parent)
