@@ -8,7 +8,10 @@ For each rule set, three seeded studies:
   points; see :data:`binokel_sim.glossary.FIGURES`);
 * **Durch** (``deals`` deals): how often seat 0, with the Tapp, holds a sure Durch by the
   exchange optimiser's cheap measure (no card of its can be beaten);
-* **play** (``played`` deals, :func:`binokel_sim.game.simulate.play_deal`): the simulated
+* **corpus** (the shipped corpus of the same rules, :mod:`binokel_sim.analyses.compare_corpus`):
+  double-dummy totals, make rates at typical bids, the Tapp value and makeable Durch of thousands
+  of solved deals, the soloist any hand;
+* **play** (``played`` deals, none by default, :func:`binokel_sim.game.simulate.play_deal`): the simulated
   auction, exchange, surrender and double-dummy play -- the soloist's mean score per
   deal, the contract, the makeable bid (the highest bid the soloist's double-dummy
   total covers), make rates at typical bids, surrender and Durch rates. At 48 cards each deal
@@ -17,8 +20,9 @@ For each rule set, three seeded studies:
   counted as failed / as made) and the makeable bid's bias bound (the mean width of its range)
   are added.
 
-The result is a long table (``rules``, ``study``, ``figure``, ``value``, ``se``, ``n``)
-and :func:`wide` pivots it to one column per rule set.
+The result is a long table (``rules``, ``study``, ``figure``, ``value``, ``se``, ``lo``, ``hi``, ``n``:
+every figure with its 95 % interval, Wilson for a proportion, ``± 1.96 SE`` for a mean) and
+:func:`wide` pivots it to one column per rule set, every cell ``value [lo, hi] n=N``.
 
 >>> from binokel_sim.rules import load_rules
 >>> df = compare([load_rules("standard")], deals=400, played=0, seed=1)
@@ -48,7 +52,7 @@ from binokel_sim.game.auction import floor_to_step
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, run_jobs
 from binokel_sim.scoring import SURRENDER, TRUMP
-from binokel_sim.stats import wilson_from_se
+from binokel_sim.stats import Z95, wilson_from_se
 from binokel_sim.play.solver import Solver
 
 #: Bids at which the make rate is reported.
@@ -162,7 +166,7 @@ def budget_rows(rules: Rules, d: pd.DataFrame, played: pd.DataFrame) -> list[dic
     return rows
 
 
-def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20_000, played: int = 40, seed: int = 1,
+def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20_000, played: int = 0, seed: int = 1,
             scale: Scale | None = None, solve_budget: int | None = None) -> pd.DataFrame:
     """The long comparison table of ``rule_sets`` (presets, TOML paths or Rules; see the module docstring).
 
@@ -192,7 +196,13 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
             scale, desc=f"{rules.name} Durch")
         rows.append(_mean(rules.name, "durch", "sure Durch with the Tapp (seat 0)",
                           np.concatenate(sure) if sure else np.array([])))
-        per_rules.append(rows)
+        from binokel_sim.analyses.compare_corpus import corpus_rows
+
+        solved = corpus_rows(rules)
+        if not solved:
+            not_applicable.setdefault(rules.name, []).append(
+                "double-dummy figures: no shipped corpus with these rules (--played N simulates deals)")
+        per_rules.append(rows + solved)
     if played:
         # Every rule set's played deals in one pool, one deal per chunk, the longest deals
         # (most tricks) first: a 48-card deal can take minutes, and no worker should idle
@@ -209,11 +219,12 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
                 per_rules[i].extend(play_rows(rule_sets[i], part, budgets[i] is not None))
     rows = [r for block in per_rules for r in block]
     df = pd.DataFrame(rows, columns=COLUMNS)
-    # Proportions get their 95 % Wilson interval (effective n from the SE); means none.
+    # Every figure gets its 95 % interval: a proportion Wilson's (effective n from the SE), a mean +-1.96 SE.
     rate = df["figure"].map(is_rate).to_numpy(bool)
     lo, hi = wilson_from_se(df["value"], df["se"], df["n"])
-    df.insert(5, "lo", np.where(rate, lo, np.nan))
-    df.insert(6, "hi", np.where(rate, hi, np.nan))
+    se = df["se"].to_numpy(np.float64)
+    df.insert(5, "lo", np.where(rate, lo, df["value"] - Z95 * se))
+    df.insert(6, "hi", np.where(rate, hi, df["value"] + Z95 * se))
     from binokel_sim import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
@@ -223,13 +234,14 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
 
 
 def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
-    """One row per figure, one column per rule set (``value ± se``-style text when ``with_se``)."""
+    """One row per figure, one column per rule set: ``value [lo, hi] n=N`` text (:func:`cell`) when
+    ``with_se``, else the bare values."""
     order = list(dict.fromkeys(df["figure"]))
     names = list(dict.fromkeys(df["rules"]))
     if with_se:
-        cell = df.assign(cell=[_fmt(v, s, lo, hi) for v, s, lo, hi in
-                               zip(df["value"], df["se"], df.get("lo", np.nan), df.get("hi", np.nan))])
-        out = cell.pivot(index="figure", columns="rules", values="cell")
+        texts = [cell(v, lo, hi, n, is_rate(f)) for v, lo, hi, n, f in
+                 zip(df["value"], df.get("lo", np.nan), df.get("hi", np.nan), df["n"], df["figure"])]
+        out = df.assign(cell=texts).pivot(index="figure", columns="rules", values="cell").fillna("-")
     else:
         out = df.pivot(index="figure", columns="rules", values="value")
     return out.reindex(index=order, columns=names).reset_index()
@@ -238,20 +250,25 @@ def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
 def is_rate(figure: str) -> bool:
     """Whether a figure of the table is a proportion (the rest are means in points).
 
-    >>> is_rate("make rate at 200"), is_rate("Tapp meld gain")
-    (True, False)
+    >>> is_rate("make rate at 200"), is_rate("Tapp meld gain"), is_rate("double-dummy total, any hand (corpus)")
+    (True, False, False)
     """
-    return re.search(r"mean|Tapp meld gain|score|contract bid|makeable bid", figure) is None
+    return re.search(r"mean|Tapp meld gain|Tapp value|score|contract bid|makeable bid|total", figure) is None
 
 
-def _fmt(value: float, se: float, lo: float = np.nan, hi: float = np.nan) -> str:
-    """``value ± se`` for a mean; ``value [lo, hi]`` for a proportion (never ``± 0``)."""
+def cell(value: float, lo: float, hi: float, n: int, rate: bool) -> str:
+    """One interval format for every figure: ``value [lo, hi] n=N``, a proportion to three decimals, a
+    mean in points to one; a figure of one deal has no interval.
+
+    >>> cell(0.875, 0.5046, 0.9796, 8, True), cell(72.81, 71.8, 73.8, 15000, False), cell(3.0, np.nan, np.nan, 1, False)
+    ('0.875 [0.505, 0.980] n=8', '72.8 [71.8, 73.8] n=15000', '3.0 n=1')
+    """
     if not np.isfinite(value):
         return "-"
-    digits = 4 if abs(value) < 1 else 1
+    d = 3 if rate else 1
     if np.isfinite(lo) and np.isfinite(hi):
-        return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-    return f"{value:.{digits}f} ± {se:.{digits}f}" if np.isfinite(se) else f"{value:.{digits}f}"
+        return f"{value:.{d}f} [{lo:.{d}f}, {hi:.{d}f}] n={int(n)}"
+    return f"{value:.{d}f} n={int(n)}"
 
 
 #: The charts of :func:`compare_charts`: file stem -> title.

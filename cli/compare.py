@@ -20,9 +20,10 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
               help="A rule set to compare (preset or TOML file); repeat it, or name presets as arguments.")
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Deals per rule set for the meld and Durch figures.")
-@click.option("--played", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Deals per rule set simulated and solved double-dummy (the slow part: seconds per deal at 40 "
-                   "cards, up to --solve-budget per deal at 48; 0 skips it).")
+@click.option("--played", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Deals per rule set simulated with the auction and solved double-dummy (the auction winner's"
+                   " score, contract and make rates; seconds per deal at 40 cards, up to --solve-budget per deal at"
+                   " 48). Without it the double-dummy figures come from the shipped corpus of the same rules.")
 @seed_option
 @out_option("The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
 @charts_options
@@ -34,9 +35,11 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
                 charts, chart_format: str, as_json: bool, quiet: bool, scale, solve_budget) -> None:
     """Compare rule sets (preset names or TOML files, as arguments or --rules; default: the six main presets).
 
-    Meld rates, mean melds, the Tapp meld gain, sure-Durch frequency, and from
-    simulated deals (auction, exchange, double-dummy play) the soloist's mean score,
-    the makeable bid and make rates at typical bids -- every figure with its standard error.
+    Meld rates, mean melds, the Tapp meld gain, sure-Durch frequency; from the shipped corpus
+    of the same rules (thousands of solved deals, any hand as soloist) the double-dummy total,
+    make rates at typical bids, the Tapp value and makeable Durch; with --played N from simulated
+    deals (auction, exchange, double-dummy play) the auction winner's score, contract and make
+    rates. Every figure with its 95 % interval and n.
 
     \b
     Example:
@@ -55,7 +58,8 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
         return
     a = df.attrs
     click.echo(f"# compare: rules={','.join(a['rules'])} seed={a['seed']} deals={a['deals']} played={a['played']} "
-               f"({a['seconds']} s, binokel-sim {a['version']}); value ± standard error")
+               f"({a['seconds']} s, binokel-sim {a['version']})")
+    click.echo("# each cell: value [95 % interval] n=sample size (Wilson for a rate, +-1.96 SE for a mean in points)")
     echo_table(wide(df), width=250)
     for name, figures in a.get("not_applicable", {}).items():
         click.echo(f"# {name}: not applicable: {'; '.join(figures)}")

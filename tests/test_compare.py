@@ -49,6 +49,7 @@ def test_rule_sets_differ_where_they_should(table):
     rates = table[table["figure"].str.contains("rate|Durch|in hand")]
     assert len(rates) and (rates.lo >= 0).all() and (rates.hi <= 1).all() and (rates.hi > rates.lo).all()
     assert (table[table.study == "play"]["n"] <= 1).all()
+    assert table[table.n >= 2][["lo", "hi"]].notna().all().all()  # an interval from two deals on
 
 
 def test_durch_chunks_resume_and_match_the_reference(tmp_path):
@@ -72,7 +73,7 @@ def test_compare_cli_writes_tables_and_charts(tmp_path, capsys):
     assert {r["rules"] for r in rows} == {"standard", "kreuz"}
     assert sorted(p.name for p in (tmp_path / "ch").iterdir()) == ["make_rates.png", "mean_melds.png",
                                                                    "meld_rates.png"]
-    assert "binokel in hand" in out and "±" in out
+    assert "binokel in hand" in out and "±" not in out and "n=" in out
     again = run_cli(capsys, "compare", "standard", "kreuz", "--deals", "2000", "--played", "0", "--json",
                     "--checkpoint", str(tmp_path / "ck"))
     assert again[0] == 0
@@ -99,3 +100,20 @@ def test_played_48_card_deals_within_a_budget_are_counted_with_ranges():
         hi = t.loc[f"make rate at {b}, unresolved as made", "value"]
         assert lo <= t.loc[f"make rate at {b}", "value"] <= hi
     assert t.loc["makeable bid: bias bound (mean range width)", "value"] >= 0
+
+
+def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
+    # No --played: the double-dummy figures come from the shipped corpus (thousands of deals), not 8 simulated.
+    t = compare([STD, load_rules("standard-48")], deals=500, seed=2, scale=Scale(workers=1))
+    assert t.attrs["played"] == 0 and not (t.study == "play").any()
+    c = t[(t.study == "corpus") & (t.rules == "standard")].set_index("figure")
+    assert c.loc["make rate at 200, any hand (corpus)", "n"] == 20_000
+    assert 0.5 < c.loc["make rate at 200, any hand (corpus)", "value"] < 0.9
+    # A budgeted corpus: each figure at its intervals' two ends, never a lower bound passed off as the value.
+    c48 = t[(t.study == "corpus") & (t.rules == "standard-48")].set_index("figure")
+    lo = c48.loc["Tapp value (double dummy), any hand (corpus), lower bound", "value"]
+    assert lo < c48.loc["Tapp value (double dummy), any hand (corpus), upper bound", "value"]
+    w = wide(t)
+    cells = w.drop(columns="figure").to_numpy().ravel()
+    pattern = r"^-?\d+\.\d+ \[-?\d+\.\d+, -?\d+\.\d+\] n=\d+$"
+    assert all(c == "-" or __import__("re").match(pattern, c) for c in cells), cells

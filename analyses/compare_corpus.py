@@ -1,0 +1,77 @@
+"""The comparison's double-dummy figures read from the shipped corpus of each rule set.
+
+``binokel compare`` used to simulate a handful of auctions for its play figures (8 by default:
+a make rate of "1.0 [0.7, 1.0]" says nothing). Where a shipped corpus was built with the same
+rules (content hash), its thousands of solved deals answer instead: the soloist is every seat in
+turn (any hand, not the auction's winner), the heuristic policy's exchange, double-dummy play:
+
+* the soloist's double-dummy total (trump contracts),
+* the make rate at typical bids (a trick and the total at least the bid),
+* the Tapp value (with the Tapp against without, the same deal),
+* the share of hands with a makeable Durch (where the corpus checked it).
+
+A corpus solved within a node budget holds intervals: the figures are then the corpus
+headline's (:func:`binokel_sim.corpus.summary.headline`): midpoints where every interval is
+narrower than a bid step, else each figure twice, at the intervals' lower and upper ends (open
+deals counted failed and made): the range the corpus proves.
+
+>>> rows = corpus_rows(__import__("binokel_sim.rules", fromlist=["x"]).load_rules("standard"))
+>>> r = next(r for r in rows if r["figure"].startswith("make rate at 200")); r["n"], bool(0.5 < r["value"] < 0.9)
+(20000, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.rules import Rules
+
+#: The suffix of every corpus figure: who the soloist is.
+WHO = "any hand (corpus)"
+
+
+def _mean(rules: Rules, figure: str, d: dict[str, Any]) -> dict[str, Any]:
+    return {"rules": rules.name, "study": "corpus", "figure": figure, "value": d["mean"], "se": d["se"],
+            "n": d["n"]}
+
+
+def _rate(rules: Rules, figure: str, p: float, se: float, n: int) -> dict[str, Any]:
+    return {"rules": rules.name, "study": "corpus", "figure": figure, "value": p, "se": se, "n": n}
+
+
+def corpus_rows(rules: Rules) -> list[dict[str, Any]]:
+    """The corpus figures of ``rules`` (see the module docstring); none without a matching shipped corpus."""
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.corpus.summary import headline
+
+    folder = find_corpus(rules)
+    if folder is None:
+        return []
+    h = headline(load_corpus(folder, rules))
+    if not h.get("n"):
+        return []
+    ranged = h["mode"] == "range"  # wide intervals: every figure as its proven lower and upper end
+    lo_, hi_ = (", lower bound", ", upper bound") if ranged else ("", "")
+    rows = [_mean(rules, f"double-dummy total, {WHO}{lo_}", h["soloist_total"])]
+    if ranged:
+        rows.append(_mean(rules, f"double-dummy total, {WHO}{hi_}", h["soloist_total_hi"]))
+    for m in h["make"]:
+        rows.append(_rate(rules, f"make rate at {m['bid']}, {WHO}" + (", open deals as failed" if ranged else ""),
+                          m["p_make"], m["se"], m["n"]))
+        if "counted_made" in m:
+            up = m["counted_made"]
+            rows.append(_rate(rules, f"make rate at {m['bid']}, {WHO}, open deals as made", up["p_make"], up["se"],
+                              up["n"]))
+    rows.append(_mean(rules, f"Tapp value (double dummy), {WHO}{lo_}", h["tapp_value"]))
+    if ranged:
+        rows.append(_mean(rules, f"Tapp value (double dummy), {WHO}{hi_}", h["tapp_value_hi"]))
+    d = h.get("durch_makeable")
+    if d is not None:
+        rows.append(_rate(rules, f"makeable Durch, {WHO}", d["p"], d["se"], d["n"]))
+    if h.get("unresolved_fraction"):
+        k = float(h["unresolved_fraction"])
+        rows.append(_rate(rules, f"unresolved deals (solve budget), {WHO}", k, float(np.sqrt(k * (1 - k) / h["n"])),
+                          h["n"]))
+    return rows
