@@ -36,6 +36,9 @@ from binokel_sim.rules import Rules
 ALPHA = 0.05
 #: Ceilings further apart than this many points are called different whatever the test says.
 CEILING_GAP = 20
+#: P(make)s closer than this count as agreeing: the test asks whether the checked samples rule out every
+#: P(make) within this margin of the instant one (a model's answer is not exact to the last point).
+MARGIN = 0.05
 #: A residual pool with fewer training deals than this is named as a reason.
 FEW_DEALS = 300
 
@@ -147,7 +150,9 @@ def compare_tiers(checked, instant: InstantEvaluation, rules: Rules | None = Non
     for pi, pc, se in zip(p_i, p_c, np.asarray(cols["p_make_se"], dtype=np.float64)):
         # The effective n of a corrected estimate (its error above the plain binomial one), else the samples.
         eff = n if not (se > 0 and 0 < pc < 1) else min(n, max(2, int(round(pc * (1 - pc) / se ** 2))))
-        adj.append(min(1.0, binomial_test(int(round(pc * eff)), eff, float(np.clip(pi, 0.0, 1.0))) * len(bids)))
+        ref = float(np.clip(pc, pi - MARGIN, pi + MARGIN).clip(0.0, 1.0))  # the band's end nearest the sample
+        p = 1.0 if abs(pc - pi) <= MARGIN else binomial_test(int(round(pc * eff)), eff, ref)
+        adj.append(min(1.0, p * len(bids)))
     differ = tuple(b for b, a in zip(bids, adj) if a < ALPHA)
     ci, cc = instant.ceiling_bid, checked.ceiling_bid
     gap = ci is not None and cc is not None and abs(ci - cc) > CEILING_GAP or (ci is None) != (cc is None)
