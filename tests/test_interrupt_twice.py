@@ -12,8 +12,8 @@ SCRIPT = """
 import sys, time
 from binokel_sim.cli.interrupts import install, leave
 install()
-print("ready", flush=True)
 try:
+    print("ready", flush=True)
     while True:
         time.sleep(0.01)
 except KeyboardInterrupt:
