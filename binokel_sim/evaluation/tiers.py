@@ -155,12 +155,23 @@ def compare_tiers(checked, instant: InstantEvaluation, rules: Rules | None = Non
         adj.append(min(1.0, p * len(bids)))
     differ = tuple(b for b, a in zip(bids, adj) if a < ALPHA)
     ci, cc = instant.ceiling_bid, checked.ceiling_bid
-    gap = ci is not None and cc is not None and abs(ci - cc) > CEILING_GAP or (ci is None) != (cc is None)
+    gap = ceiling_gap(checked.rules, ci, cc) > CEILING_GAP
     agree = not differ and not gap
     return TierComparison(agree=agree, bids=bids, p_instant=tuple(float(x) for x in p_i),
                           p_checked=tuple(float(x) for x in p_c), n=n, ceilings=(ci, cc),
                           safes=(instant.safe_bid, checked.safe_bid), differ_at=differ, p_value=float(min(adj)),
                           reason=None if agree else instant_reason(instant))
+
+
+def ceiling_gap(rules: Rules, a: int | None, b: int | None) -> int:
+    """Points between two ceilings, a pass (None) counting as one bid step below the minimum bid.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> ceiling_gap(load_rules("standard"), 150, None), ceiling_gap(load_rules("standard"), 300, 270)
+    (10, 30)
+    """
+    below = rules.bidding.min_bid - rules.bidding.bid_step
+    return abs((below if a is None else a) - (below if b is None else b))
 
 
 def _p_at(bids_frame, bids) -> np.ndarray:
