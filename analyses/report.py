@@ -1,6 +1,7 @@
 """The report: every study of one rule set, computed under one seed and budget, as sections.
 
-``build_report(rules, budget, seed, scale)`` runs
+``build_report(rules, budget, seed, scale)`` opens with a one-screen summary in player words
+(:mod:`binokel_sim.analyses.report_summary`) and runs
 
 * **meld odds** -- Monte Carlo beside the exact values (:mod:`binokel_sim.analyses.meld_odds`);
 * **meld-total distribution** -- the pmf of a hand's best meld total, MC and exact;
@@ -292,7 +293,9 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
     if f is not None:  # calibrating a formula that does not predict tells a player nothing
         cal, where = calibration_frame(rules, b, seed, scale, f, study, src)
         t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
-        s.text.append(f"The formula's P(make) against the double-dummy outcome on {where} "
+        trump = int((cal["code"] < 4).sum()) if "code" in cal else len(cal)
+        also = (f"; {trump:,} of them trump contracts, the deals its R² counts" if trump != len(cal) else "")
+        s.text.append(f"The formula's P(make) against the double-dummy outcome on {where}{also} "
                       "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
         s.tables.append(("Hand formula: predicted against realised, by bin", t))
         s.figures.append(("calibration", chart(t, f"Hand formula, {rules.name}: {len(cal):,} deals"),
@@ -361,6 +364,9 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     cal = timed("calibration", calibration_section, rules, f, b, seed, scale, study, src)
     if cal.tables:
         sections.append(cal)
+    from binokel_sim.analyses.report_summary import summary_section
+
+    sections.insert(0, summary_section(rules, study, sections))
     prov = {
         "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
         "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,

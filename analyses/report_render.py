@@ -52,6 +52,78 @@ def fmt(v) -> str:
     return str(v)
 
 
+#: Columns read against the row's own ``se`` / ``stderr`` when they have no error column of their own.
+_VALUE_COLUMNS = ("value", "estimate", "lo", "hi", "exact", "share")
+
+
+def _error_column(c: str, columns) -> str | None:
+    """The standard-error column a column is rounded to, or None.
+
+    >>> _error_column("dd_mean_lo", ["dd_mean", "dd_se", "dd_mean_lo"]), _error_column("lo", ["value", "se", "lo"])
+    ('dd_se', 'se')
+    """
+    if c in ("gap", "predicted") and "realised_se" in columns:  # a calibration bin's error is its make rate's
+        return "realised_se"
+    base = re.sub(r"_(lo|hi)$", "", c)
+    for cand in (f"{c}_se", f"{base}_se", base.replace("_mean", "_se"), re.sub(r"_(lo|hi)$", "_se", c)):
+        if cand != c and cand in columns:
+            return cand
+    if c in _VALUE_COLUMNS or base in _VALUE_COLUMNS:
+        return next((e for e in ("se", "stderr") if e in columns), None)
+    return None
+
+
+def rounded(v, se=None) -> str:
+    """A number as a player reads it: to the place of its error's second significant digit; without an error,
+    three significant digits; never in exponent notation.
+
+    >>> rounded(116.3127, 0.6388), rounded(0.02217, 0.0001864), rounded(6.402e-06), rounded(600000), rounded(0.5)
+    ('116.31', '0.02217', '0.0000064', '600000', '0.5')
+    """
+    if v is None or (isinstance(v, float) and not np.isfinite(v)):
+        return "-"
+    if isinstance(v, (bool, np.bool_, str)) or isinstance(v, (int, np.integer)):
+        return fmt(v)
+    f = float(v)
+    if f.is_integer() and abs(f) < 1e15 and not (se is not None and np.isfinite(se) and 0 < se < 1):
+        return str(int(f))
+    if se is not None and np.isfinite(se) and se > 0:
+        places = max(0, 1 - int(np.floor(np.log10(se))))
+    else:
+        places = max(0, 2 - int(np.floor(np.log10(abs(f))))) if f else 0
+    text = f"{f:.{min(places, 12)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text and se is None else text
+
+
+def display_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The table as the report shows it: columns that carry nothing left out (all missing; a low or high end,
+    or a count counted made, equal to the column it brackets; unresolved counts all 0), every number rounded
+    to what its error supports (:func:`rounded`); the CSV keeps every digit."""
+    keep = []
+    for c in df.columns:
+        col = df[c]
+        num = pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
+        if num and col.isna().all():
+            continue
+        base = re.sub(r"_(lo|hi|if_made|made)$", "", str(c))
+        if num and base != c and base in df and np.allclose(col, df[base], equal_nan=True):
+            continue
+        if num and "unresolved" in str(c) and (col.fillna(0) == 0).all():
+            continue
+        keep.append(c)
+    out = df[keep].astype(object).copy()
+    for c in keep:
+        if not (pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])) or c == "n":
+            continue
+        err = _error_column(str(c), keep)
+        ses = df[err] if err else pd.Series(np.nan, index=df.index)
+        if str(c) in ("se", "stderr") or str(c).endswith("_se"):
+            out[c] = [rounded(v, v if v and np.isfinite(v) else None) if v else v for v in df[c]]
+            continue
+        out[c] = [rounded(v, s if np.isfinite(s) and s > 0 else None) for v, s in zip(df[c], ses)]
+    return out
+
+
 def _shown(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with code-name cells (events) in player words, and a standard error of 0 (none or all of the
     sample had it: the 95 % interval beside it says how far the truth can be) shown as '-', never '± 0'.
@@ -87,9 +159,9 @@ def markdown_table(df: pd.DataFrame, links: bool = False) -> str:
     def head_cell(c) -> str:
         return f"[{words(str(c))}](#{anchor(str(c))})" if links and define(str(c)) else str(c)
 
-    shown = _shown(df) if links else df
-    head = "| " + " | ".join(head_cell(c) for c in df.columns) + " |"
-    sep = "|" + "|".join("---:" for _ in df.columns) + "|"
+    shown = _shown(display_frame(df)) if links else df
+    head = "| " + " | ".join(head_cell(c) for c in shown.columns) + " |"
+    sep = "|" + "|".join("---:" for _ in shown.columns) + "|"
     rows = ["| " + " | ".join(fmt(v).replace("|", "\\|") for v in row) + " |" for row in shown.itertuples(index=False)]
     return "\n".join([head, sep, *rows])
 
@@ -104,9 +176,10 @@ def html_table(df: pd.DataFrame) -> str:
             return f"<th>{w}</th>"
         return f"<th><a href='#{anchor(str(c))}' title='{html.escape(define(str(c)))}'>{w}</a></th>"
 
-    head = "".join(head_cell(c) for c in df.columns)
+    shown = _shown(display_frame(df))
+    head = "".join(head_cell(c) for c in shown.columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in row) + "</tr>"
-                   for row in _shown(df).itertuples(index=False))
+                   for row in shown.itertuples(index=False))
     return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
@@ -134,7 +207,20 @@ def _md_inline(text: str) -> str:
     """
     t = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
     t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    t = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<em>\1</em>", t)
     return re.sub(r"\[([^\]]+)\]\((#[\w-]+)\)", r'<a href="\2">\1</a>', t)
+
+
+def _html_paragraph(para: str) -> str:
+    """A paragraph as HTML: a list where every line is a ``- `` item, else one ``<p>``.
+
+    >>> _html_paragraph("- a" + chr(10) + "- *b*")
+    '<ul><li>a</li><li><em>b</em></li></ul>'
+    """
+    lines = para.split("\n")
+    if all(line.startswith("- ") for line in lines):
+        return "<ul>" + "".join(f"<li>{_md_inline(line[2:])}</li>" for line in lines) + "</ul>"
+    return f"<p>{_md_inline(para)}</p>"
 
 
 def _slug(text: str) -> str:
@@ -169,7 +255,7 @@ def render(report, out: str | Path) -> dict[str, Path]:
         hp.append(f"<h2 id='{s.key}'>{html.escape(s.title)}</h2>")
         for para in s.text:
             md += [para, ""]
-            hp.append(f"<p>{_md_inline(para)}</p>")
+            hp.append(_html_paragraph(para))
         for i, (caption, df) in enumerate(s.tables):
             write_table(df, out / "tables" / f"{s.key}-{i + 1}.csv")
             codes += _codes(df)

@@ -57,7 +57,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "ceiling_expected_score": ("expected score at the ceiling", "Expected score when bidding the ceiling."),
     "ceiling_expected_score_se": ("its standard error", "Standard error of the expected score at the ceiling."),
     "safe_bid": ("safe bid", "Highest bid made at least 80 % of the time."),
-    "safe_p_make": ("P(make) at the safe bid", "P(make) at the safe bid."),
+    "safe_p_make": ("P(make) at the safe bid", "Share of the class's deals made when bidding its safe bid: at "
+                                               "least 0.8 by the safe bid's definition; how far above 0.8 says how "
+                                               "much room is left before the next bid step."),
     "safe_p_make_se": ("its standard error", "Standard error of P(make) at the safe bid."),
     "p_make_counted_failed": ("P(make), unresolved failed", "P(make) with every unresolved deal counted as failed "
                                                             "(the lower end of the range)."),
@@ -146,6 +148,10 @@ FIGURES: dict[str, str] = {
     "Tapp meld gain": "Mean best meld total kept from hand + Tapp after discarding minus the mean best meld "
                       "total of a hand as dealt; melds only, no card points.",
     "sure Durch": "After the best discard no card of the soloist can be beaten: every trick is his.",
+    "double-dummy": "Play as if every hand lay open: each side plays perfectly knowing all the cards (the solver's "
+                    "answer). Real players see only their own hand, so real results differ.",
+    "Brier score": "Mean squared difference between the predicted P(make) and what happened (1 made, 0 not): 0 is "
+                   "perfect; always predicting the overall make rate scores the base-rate figure beside it.",
 }
 
 

@@ -38,6 +38,9 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     # The Markdown twin links PNGs written beside it and the same sections.
     figs = re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", md)
     assert len(figs) == 6 and all((out / f).is_file() for f in figs)
+    summary = md.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    assert md.index("## Summary") < md.index("## Meld odds") and len(summary.strip().splitlines()) <= 40
+    assert "Double-dummy* means the cards are played as if all hands lay open" in summary
     for title in ("Meld odds", "meld-total distribution", "Tapp's value", "bid ladder", "hand-point formula",
                   "Trump choice", "Durch odds", "Calibration", "Provenance"):
         assert title in md and title in unescape(html)
@@ -50,7 +53,7 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     assert prov["study deals solved when no corpus holds them"] == "8"
     assert prov["meld-odds deals"] == "3000" and float(prov["run time (s)"]) > 0
     tapp = pd.read_csv(out / "tables" / "tapp-1.csv", comment="#")
-    assert tapp["n"].sum() == 4 * 8  # every deal in one class of each of the four features
+    assert tapp["n"].sum() == 5 * 8  # all deals, then every deal in one class of each of the four features
     # Kill-and-resume: drop the study's last chunk; the rerun recomputes it to the same tables.
     last = [q for p in ck.iterdir() if p.name.startswith("study-deals-") for q in p.glob("*.ckpt")
             if q.name.endswith(f"-{(8 - 1) // STUDY_CHUNK * STUDY_CHUNK}-8.ckpt")]
@@ -59,7 +62,7 @@ def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     code, _, err = run_cli(capsys, *ARGS, "--out", str(tmp_path / "again"), "--checkpoint", str(ck))
     assert code == 0, err
     a, b = _tables(out), _tables(tmp_path / "again")
-    assert a.keys() == b.keys() and len(a) == 9
+    assert a.keys() == b.keys() and len(a) == 10
     for name in a:
         pd.testing.assert_frame_equal(a[name], b[name], check_exact=False, rtol=1e-12)
     # The play sections on a corpus of the same 8 deals equal the fresh ones, table by table.

@@ -1,0 +1,178 @@
+"""The report's first screen: the answers in player words, every number taken from a table further down.
+
+:func:`summary_section` reads the sections :func:`binokel_sim.analyses.report.build_report` made
+(the Tapp's value, the bid ladder, the calibration, the meld odds) and says, in at most
+:data:`MAX_LINES` lines of Markdown:
+
+* what the Tapp is worth -- one headline figure, the double-dummy Tapp value, the melds-only one as
+  its explanation;
+* the safe and the ceiling bid by the meld points in hand;
+* how sure the figures are, and where an advisor is off (a calibration bin further from the
+  diagonal than its error allows) or a pattern is odd (a hand class out of line with its
+  neighbours);
+* what "double-dummy" means (open-card play) and what it leaves out;
+* what each variant changes: the Tapp value, the make rate at 200 and the mean total of every
+  rule set with a shipped corpus, in a table of its own.
+
+>>> flagged_gaps(pd.DataFrame({"bin_from": [0.4, 0.5], "bin_to": [0.5, 0.6], "gap": [-0.01, -0.09],
+...                            "realised_se": [0.02, 0.027]}))
+[(0.5, 0.6, -0.09)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.analyses.report_model import Section
+from binokel_sim.rules import Rules
+from binokel_sim.stats import pm
+
+#: The summary fits one screen.
+MAX_LINES = 40
+#: A calibration bin is named when it is off by more than this and by more than two standard errors.
+GAP = 0.03
+#: Figures of the variants' table (corpus figure prefix -> column).
+VARIANT_FIGURES = {"Tapp value (double dummy)": "Tapp value", "make rate at 200": "make rate at 200",
+                   "double-dummy total": "mean total"}
+
+
+def flagged_gaps(t: pd.DataFrame) -> list[tuple[float, float, float]]:
+    """(from, to, gap) of the calibration bins off by more than :data:`GAP` and two standard errors."""
+    se = t["realised_se"].to_numpy(np.float64)
+    gap = t["gap"].to_numpy(np.float64)
+    bad = (np.abs(gap) > GAP) & (np.abs(gap) > 2 * se)
+    return [(float(a), float(b), float(g)) for a, b, g in zip(t["bin_from"][bad], t["bin_to"][bad], gap[bad])]
+
+
+def _section(sections: list[Section], key: str) -> Section | None:
+    return next((s for s in sections if s.key == key), None)
+
+
+def _tapp_lines(rules: Rules, study: pd.DataFrame) -> list[str]:
+    from binokel_sim.analyses.tapp_value import summary
+
+    o = summary(study).iloc[0]
+    n = int(o["n"])
+    if o.get("unresolved", 0):
+        return [f"- **The Tapp is worth between {o['dd_mean_lo']:.0f} and {o['dd_mean_hi']:.0f} points** to the"
+                f" soloist (double-dummy, n = {n:,} deals): the solver left {int(o['unresolved'])} of them as a"
+                " range, so only the range is known (table *Tapp value by hand class*). By melds alone it adds"
+                f" {pm(o['melds_mean'], o['melds_se'])}."]
+    return [f"- **The Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** to the soloist: his double-dummy total"
+            f" with the Tapp and the best discard, against laying it away unseen (n = {n:,} deals; the headline"
+            f" figure). Its melds alone make {pm(o['melds_mean'], o['melds_se'])} of it; the rest is card points"
+            " and the tricks the better hand takes."]
+
+
+def _bid_lines(rules: Rules, study: pd.DataFrame) -> list[str]:
+    from binokel_sim.analyses.bid_levels import MIN_CELL, class_table
+
+    t = class_table(rules, study)
+    rows = t[(t["aces"] == "all") & (t["melds"] != "all") & (t["n"] >= MIN_CELL)]
+    if rows.empty:
+        return [f"- **What to bid**: too few deals per hand class here (fewer than {MIN_CELL}); see the bid ladder."]
+    cells = "; ".join(f"{r.melds}: safe {_bid(r.safe_bid)}, ceiling {_bid(r.ceiling_bid)} (n = {int(r.n):,})"
+                      for r in rows.itertuples())
+    return [f"- **What to bid**, by the meld points in hand before the Tapp: {cells}. *Safe*: made at least 80 % of"
+            " the time; *ceiling*: the highest bid that still gains on average -- it weighs only the soloist's own"
+            " score, not what the defenders score (table *Ceiling and safe bid by hand class*, which also splits"
+            " them by aces)."]
+
+
+def _bid(b) -> str:
+    return "-" if b is None or (isinstance(b, float) and not np.isfinite(b)) else str(int(b))
+
+
+def _sure_lines(sections: list[Section]) -> list[str]:
+    out = []
+    cal = _section(sections, "calibration")
+    if cal is not None:
+        for caption, t in cal.tables:
+            if "gap" not in t:
+                continue
+            who = "the instant advisor (`binokel bid`)" if caption.startswith("Instant") else "the hand-point formula"
+            bad = flagged_gaps(t)
+            if not bad:
+                worst = float(np.abs(t["gap"]).max())
+                pts = max(1, round(100 * worst))
+                out.append(f"- **How sure**: {who} is calibrated: every bin within {pts} point{'s' * (pts > 1)} of"
+                           f" what happened (table *{caption}*).")
+            else:
+                where = ", ".join(f"{100 * g:+.0f} points at predicted {a:.1f}-{b:.1f}" for a, b, g in bad)
+                out.append(f"- **Flagged**: {who} is off where the table *{caption}* shows: made minus predicted"
+                           f" {where} (beyond two standard errors): read its P(make) there as a rough guide.")
+    odds = _section(sections, "meld-odds")
+    if odds is not None and odds.tables:
+        ps = odds.tables[0][1]["p_value"].dropna()
+        if len(ps):
+            out.append(f"- The meld odds agree with exact combinatorics: smallest p-value {ps.min():.2g} over"
+                       f" {len(ps)} tests (table *Meld events of a dealt hand*).")
+    return out
+
+
+def _odd_class_lines(study: pd.DataFrame) -> list[str]:
+    """A meld class whose Tapp value rises against the falling trend beyond two standard errors."""
+    from binokel_sim.analyses.tapp_value import by_class
+
+    t = by_class(study)
+    t = t[(t["feature"] == "melds") & t["dd_mean"].notna()].reset_index(drop=True)
+    for i in range(1, len(t)):
+        a, b = t.iloc[i - 1], t.iloc[i]
+        if b["dd_mean"] - a["dd_mean"] > 2 * np.hypot(a["dd_se"], b["dd_se"]) and i >= 2:
+            return [f"- **Odd**: the Tapp value falls with the meld points but rises again to"
+                    f" {pm(b['dd_mean'], b['dd_se'])} for {b['class']} meld points (n = {int(b['n'])}) against"
+                    f" {pm(a['dd_mean'], a['dd_se'])} for {a['class']}: few deals, and hands that strong often"
+                    " fill a second family from the Tapp; not explained further here (table *Tapp value by hand"
+                    " class*)."]
+    return []
+
+
+def variants_table() -> pd.DataFrame:
+    """Tapp value, make rate at 200 and mean total of every rule set with a shipped corpus (any hand as
+    soloist, double-dummy), each as ``value [95 % interval]`` with its n; a budgeted corpus as its range."""
+    from binokel_sim.analyses.compare_corpus import corpus_rows
+    from binokel_sim.corpus.reader import read_manifest, shipped_root
+    from binokel_sim.rules import load_rules
+    from binokel_sim.stats import Z95
+
+    root = shipped_root()
+    rows = []
+    for sub in sorted(p for p in (root.iterdir() if root else []) if (p / "manifest.json").is_file()):
+        try:
+            rules = load_rules(read_manifest(sub)["rules"])
+        except Exception:  # noqa: BLE001  (a corpus of rules no preset has: left out)
+            continue
+        got = corpus_rows(rules)
+        if not got:
+            continue
+        row: dict = {"rules": rules.name, "n": max(int(r["n"]) for r in got)}
+        for prefix, col in VARIANT_FIGURES.items():
+            hits = [r for r in got if r["figure"].startswith(prefix)]
+            rate = col.startswith("make")
+            d = 3 if rate else 0
+            if len(hits) == 1:
+                v, se = hits[0]["value"], hits[0]["se"]
+                row[col] = f"{v:.{d}f} [{v - Z95 * se:.{d}f}, {v + Z95 * se:.{d}f}]"
+            elif hits:
+                row[col] = f"{hits[0]['value']:.{d}f} .. {hits[-1]['value']:.{d}f} (range)"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section]) -> Section:
+    """The summary (see the module docstring)."""
+    s = Section("summary", "Summary: what the Tapp is worth, what to bid")
+    s.text.append(f"The answers of this report for **{rules.name}** in player words; every number is in a table"
+                  " further down with its n and its standard error or interval. *Double-dummy* means the cards are"
+                  " played as if all hands lay open, by perfect players on both sides: real players see only their"
+                  " own cards, so read the figures as what the cards allow.")
+    sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
+    lines = _tapp_lines(rules, study) + _bid_lines(rules, study) + sure + _odd_class_lines(study)
+    s.text.append("\n".join(lines))
+    t = variants_table()
+    if len(t):
+        s.text.append("**What each variant changes** (shipped corpora, any hand as soloist, double-dummy; a"
+                      " 48-card corpus solved within a node budget shows the range it proves):")
+        s.tables.append(("Variants: Tapp value, make rate at 200 and mean total [95 % interval]", t))
+    return s
