@@ -4,7 +4,8 @@ Every user error becomes one line ``error: ...`` on stderr and exit status 2:
 our :class:`InputError` and Click's usage errors alike, and an OS failure that no
 command caught (a full disk, a read-only file system, a file that is not text) --
 never a traceback. SIGTERM stops a run as Ctrl-C does (the finished chunks kept,
-one line how to resume). The command tree is built in :mod:`binokel_sim.cli.commands`.
+one line how to resume); a second Ctrl-C or SIGTERM during that clean-up ends the process
+at once (:mod:`binokel_sim.cli.interrupts`). The command tree is built in :mod:`binokel_sim.cli.commands`.
 """
 
 from __future__ import annotations
@@ -21,14 +22,17 @@ from binokel_sim.errors import InputError, shown
 from binokel_sim.output import os_reason, remove_pending
 from binokel_sim.runner import Interrupted
 
+from . import interrupts
+
 #: The signal that stopped the run (SIGINT unless SIGTERM came), for the exit status 128 + signal.
 _STOPPED_BY = [signal.SIGINT]
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    # Raised in the main thread, which only waits on the workers: the run stops as at Ctrl-C.
+    # As Ctrl-C (cli.interrupts): the first raises KeyboardInterrupt in the main thread, which only waits on
+    # the workers, so the run stops and keeps its chunks; another during the clean-up ends the process at once.
     _STOPPED_BY[0] = signal.SIGTERM
-    raise KeyboardInterrupt
+    interrupts._handler(signum, frame)
 
 
 def os_error_line(exc: OSError) -> str:
@@ -44,11 +48,14 @@ def os_error_line(exc: OSError) -> str:
 
 def _leave(message: str) -> None:
     """Print ``message`` and end now: abandoned chunks may still run on worker threads (never waited for),
-    and the temporary files of their writes are removed first."""
+    and the temporary files of their writes are removed first; a further Ctrl-C or SIGTERM is ignored."""
+    interrupts.quiet()
     remove_pending()
-    click.echo(message, err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass  # a closed pipe: the line on stderr still matters
+    os.write(2, (message.rstrip("\n") + "\n").encode("utf-8", "replace"))
     os._exit(128 + int(_STOPPED_BY[0]))
 
 
@@ -65,6 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     _STOPPED_BY[0] = signal.SIGINT
     main_thread = threading.current_thread() is threading.main_thread()
+    previous_int = interrupts.install()  # None off the main thread
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
@@ -96,6 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+            signal.signal(signal.SIGINT, signal.default_int_handler if previous_int is None else previous_int)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

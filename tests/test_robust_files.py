@@ -193,10 +193,10 @@ def test_an_os_failure_no_command_caught_is_one_line(capsys, monkeypatch):
     assert_one_line_error(capsys, "melds", "EA", contains="'/some/file': Input/output error")
 
 
-def test_the_sigterm_handler_is_installed_only_while_the_cli_runs(capsys):
-    before = signal.getsignal(signal.SIGTERM)
+def test_the_signal_handlers_are_installed_only_while_the_cli_runs(capsys):
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     run_cli(capsys, "melds", "EA")
-    assert signal.getsignal(signal.SIGTERM) is before
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
 
 
 # ------------------------------------------------------------------ rules files that are not rules files
