@@ -93,7 +93,7 @@ def test_eight_tens_and_eight_sevens_options(tmp_path):
     assert total(sevens, E, "grupp") == 1000 + 20
 
 
-#: Presets scored by the numba kernel (a talon layout -- two-hand -- has its own scorer, binokel_sim.twohand.melds).
+#: Presets scored by the numba kernel (a talon layout -- two-hand -- has its own scorer, binokel_sim.melds.twohand).
 BID_PRESETS = sorted(p for p in preset_names() if load_rules(p).layout.kind == "bid")
 
 

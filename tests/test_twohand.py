@@ -16,7 +16,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.play.legal import counts_mask, mask_cards
 from binokel_sim.rules import load_rules
 from binokel_sim.twohand.legal import legal_twohand, perft_twohand
-from binokel_sim.twohand.melds import MeldState, meld_table, static_score
+from binokel_sim.melds.twohand import MeldState, meld_table, static_score
 from binokel_sim.analyses.meld_odds_twohand import meld_odds_twohand
 from binokel_sim.twohand.odds import exact_event
 

@@ -1,4 +1,4 @@
-"""Melds: the meld scorer (numba), meld events and patterns, and the readable explanation of a hand's melds.
+"""Melds: the scorer (numba), meld events and patterns, two-hand melds, the readable explanation of a hand's melds.
 
 The package is also callable: ``binokel_sim.melds(hand, rules, trump)`` is
 :func:`binokel_sim.melds.report.melds`, so ``from binokel_sim import melds`` gives the

@@ -19,6 +19,8 @@ import numpy as np
 from binokel_sim.cards import CARD_TEXT, SUITS, Hand, card_type
 from binokel_sim.rules import MELD_RANKS, Rules
 
+from .twohand import declared_melds, meld_table
+
 _RANK_INDEX = {"A": 0, "10": 1, "K": 2, "O": 3, "U": 4, "7": 5}
 _PLURAL = {"A": "Aces", "K": "Kings", "O": "Obers", "U": "Unters", "10": "tens", "7": "sevens"}
 _FAMILY_RANKS = ("A", "10", "K", "O", "U")
@@ -81,7 +83,6 @@ def _kinds(hand: Hand, rules: Rules) -> list[Meld]:
 
 def _explain_twohand(hand: Hand, trump: int, rules: Rules) -> list[Meld]:
     """The two-hand table's melds (docs/rules.md §10), declared at once, plus the Diss."""
-    from binokel_sim.twohand.melds import declared_melds, meld_table
 
     cards = [c for c in range(len(hand.counts)) for _ in range(int(hand.counts[c]))]
     out = []

@@ -29,7 +29,7 @@ from binokel_sim.play.solver import Position
 from binokel_sim.rules import Rules
 from binokel_sim.twohand.heuristic import Heuristic
 from binokel_sim.twohand.legal import legal_twohand
-from binokel_sim.twohand.melds import meld_table
+from binokel_sim.melds.twohand import meld_table
 from binokel_sim.twohand.play import play_deal
 from binokel_sim.twohand.search import TwoSeatSearch
 

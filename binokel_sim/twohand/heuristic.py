@@ -22,7 +22,7 @@ No randomness: a deal and the rules fix the play. Ties go to the lower card type
 
 >>> from binokel_sim.rules import load_rules
 >>> from binokel_sim.cards import parse_cards, counts_of, format_card
->>> from binokel_sim.twohand.melds import meld_table, MeldState
+>>> from binokel_sim.melds.twohand import meld_table, MeldState
 >>> p = Heuristic(meld_table(load_rules("two-hand"))[0])
 >>> held = list(counts_of(parse_cards("EK EO G7 HA")))
 >>> format_card(p.lead(held, 0))                                  # plain Seven first

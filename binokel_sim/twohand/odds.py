@@ -34,7 +34,7 @@ import numpy as np
 
 from binokel_sim import streams
 from binokel_sim.cards import RANK_10, RANK_7, RANK_A, RANK_K, RANK_O, RANK_U, card_type
-from binokel_sim.twohand.melds import GK, GO, SU
+from binokel_sim.melds.twohand import GK, GO, SU
 
 SCOPES = ("dealt", "talon-out-no-turned", "talon-out-with-turned")
 _R = {"A": RANK_A, "K": RANK_K, "O": RANK_O, "U": RANK_U}

@@ -37,7 +37,7 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import round_points
 from binokel_sim.twohand.heuristic import Heuristic
 from binokel_sim.twohand.legal import legal_twohand
-from binokel_sim.twohand.melds import MeldState, meld_table
+from binokel_sim.melds.twohand import MeldState, meld_table
 from binokel_sim.twohand.search import TwoSeatSearch
 
 _PTS = [int(x) for x in CARD_POINTS]
