@@ -258,7 +258,7 @@ def render(report, out: str | Path) -> dict[str, Path]:
             hp.append(_html_paragraph(para))
         for i, (caption, df) in enumerate(s.tables):
             write_table(df, out / "tables" / f"{s.key}-{i + 1}.csv")
-            codes += _codes(df)
+            codes += _codes(display_frame(df))  # the glossary defines only the columns shown
             md += [f"**{caption}** ([CSV](tables/{s.key}-{i + 1}.csv))", "", markdown_table(df, links=True), ""]
             hp.append(f"<div class='caption'>{html.escape(caption)}</div>{html_table(df)}")
         for stem, fig, caption in s.figures:

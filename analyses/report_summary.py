@@ -49,19 +49,24 @@ def _section(sections: list[Section], key: str) -> Section | None:
     return next((s for s in sections if s.key == key), None)
 
 
-def _tapp_lines(rules: Rules, study: pd.DataFrame) -> list[str]:
+def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section]) -> list[str]:
     from binokel_sim.analyses.tapp_value import summary
 
-    o = summary(study).iloc[0]
+    o = summary(study).iloc[0].copy()
     n = int(o["n"])
+    tapp = _section(sections, "tapp")
+    sharp = [t for c, t in (tapp.tables if tapp else []) if c.endswith("plain and sharpened")]
+    if sharp:  # the section's headline is the sharpened figure: the summary names the same one
+        o["dd_mean"], o["dd_se"] = sharp[0]["value"].iloc[-1], sharp[0]["se"].iloc[-1]
     if o.get("unresolved", 0):
         return [f"- **The Tapp is worth between {o['dd_mean_lo']:.0f} and {o['dd_mean_hi']:.0f} points** to the"
                 f" soloist (double-dummy, n = {n:,} deals): the solver left {int(o['unresolved'])} of them as a"
                 " range, so only the range is known (table *Tapp value by hand class*). By melds alone it adds"
                 f" {pm(o['melds_mean'], o['melds_se'])}."]
+    how = ", sharpened by the melds-only value: table *plain and sharpened*" if sharp else ""
     return [f"- **The Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** to the soloist: his double-dummy total"
             f" with the Tapp and the best discard, against laying it away unseen (n = {n:,} deals; the headline"
-            f" figure). Its melds alone make {pm(o['melds_mean'], o['melds_se'])} of it; the rest is card points"
+            f" figure{how}). Its melds alone make {pm(o['melds_mean'], o['melds_se'])} of it; the rest is card points"
             " and the tricks the better hand takes."]
 
 
@@ -122,9 +127,9 @@ def _odd_class_lines(study: pd.DataFrame) -> list[str]:
         if b["dd_mean"] - a["dd_mean"] > 2 * np.hypot(a["dd_se"], b["dd_se"]) and i >= 2:
             return [f"- **Odd**: the Tapp value falls with the meld points but rises again to"
                     f" {pm(b['dd_mean'], b['dd_se'])} for {b['class']} meld points (n = {int(b['n'])}) against"
-                    f" {pm(a['dd_mean'], a['dd_se'])} for {a['class']}: few deals, and hands that strong often"
-                    " fill a second family from the Tapp; not explained further here (table *Tapp value by hand"
-                    " class*)."]
+                    f" {pm(a['dd_mean'], a['dd_se'])} for {a['class']}, beyond two standard errors; this report"
+                    " does not explain it, so take the strongest class's figure with care (table *Tapp value by"
+                    " hand class*)."]
     return []
 
 
@@ -168,7 +173,7 @@ def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section]) 
                   " played as if all hands lay open, by perfect players on both sides: real players see only their"
                   " own cards, so read the figures as what the cards allow.")
     sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
-    lines = _tapp_lines(rules, study) + _bid_lines(rules, study) + sure + _odd_class_lines(study)
+    lines = _tapp_lines(rules, study, sections) + _bid_lines(rules, study) + sure + _odd_class_lines(study)
     s.text.append("\n".join(lines))
     t = variants_table()
     if len(t):

@@ -1,0 +1,75 @@
+"""The committed example reports open with the answers: a summary of at most one screen whose every number
+stands in a table below, claims that match their tables, tables rounded to their error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from binokel_sim.analyses.report_render import display_frame
+
+ROOT = Path(__file__).resolve().parents[1] / "reports"
+EXAMPLES = ["standard", "kreuz", "four-solo"]
+
+
+def _summary(md: str) -> str:
+    return md.split("## Summary", 1)[1].split("\n## ", 1)[0]
+
+
+def _table(name: str, stem: str) -> pd.DataFrame:
+    return pd.read_csv(ROOT / name / "tables" / f"{stem}.csv", comment="#")
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_summary_fits_a_screen_and_says_what_double_dummy_means(name):
+    md = (ROOT / name / "report.md").read_text(encoding="utf-8")
+    assert md.index("## Summary") < md.index("## Meld odds")
+    s = _summary(md)
+    assert len(s.strip().splitlines()) <= 40
+    assert "as if all hands lay open" in s and "headline" in s
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_summary_number_stands_in_a_table_below(name):
+    s = _summary((ROOT / name / "report.md").read_text(encoding="utf-8"))
+    mean, se = map(float, re.search(r"The Tapp is worth ([\d.]+) ± ([\d.]+) points", s).groups())
+    tapp = _table(name, "tapp-1").iloc[0]
+    assert tapp["feature"] == "all"
+    sharp = ROOT / name / "tables" / "tapp-2.csv"
+    if sharp.exists():  # the headline is the sharpened figure, and it is sharper than the plain one
+        t = _table(name, "tapp-2")
+        assert t["se"].iloc[1] < t["se"].iloc[0]
+        want, want_se = t["value"].iloc[1], t["se"].iloc[1]
+    else:
+        want, want_se = tapp["dd_mean"], tapp["dd_se"]
+    assert mean == pytest.approx(want, abs=0.05) and se == pytest.approx(want_se, abs=0.05)
+    bids = _table(name, "bids-1")
+    for cls, safe, ceiling in re.findall(r"(\d+-\d+|\d+\+): safe (\d+|-), ceiling (\d+|-)", s):
+        row = bids[(bids["melds"] == cls) & (bids["aces"] == "all")].iloc[0]
+        shown = ["-" if pd.isna(row[k]) else str(int(row[k])) for k in ("safe_bid", "ceiling_bid")]
+        assert shown == [safe, ceiling]
+
+
+def test_control_variate_claimed_only_where_it_sharpens():
+    md = (ROOT / "standard" / "report.md").read_text(encoding="utf-8")
+    assert "smaller standard error" not in md and "cannot sharpen it here" in md
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_tables_rounded_without_exponents_or_empty_columns(name):
+    md = (ROOT / name / "report.md").read_text(encoding="utf-8")
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    assert not any(re.search(r"\de[-+]\d", line) for line in rows)
+    assert "low end" not in md and "[unresolved]" not in md
+
+
+def test_display_frame_drops_what_carries_nothing_and_rounds_to_the_error():
+    df = pd.DataFrame({"value": [116.3127, 0.0000064], "se": [0.6388, 0.0000021], "lo": [115.06, 0.0000012],
+                       "dd_mean": [1.0, 2.0], "dd_mean_lo": [1.0, 2.0], "unresolved": [0.0, 0.0], "n": [20000, 5]})
+    out = display_frame(df)
+    assert list(out.columns) == ["value", "se", "lo", "dd_mean", "n"]
+    assert out["value"].tolist() == ["116.31", "0.0000064"] and out["lo"].tolist() == ["115.06", "0.0000012"]
+    assert out["se"].tolist() == ["0.64", "0.0000021"]
