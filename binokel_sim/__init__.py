@@ -59,7 +59,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "evaluate_hand": ("binokel_sim.evaluation.hand", "evaluate_hand"),
     "EvalSettings": ("binokel_sim.evaluation.deals", "EvalSettings"),
     "study_deals": ("binokel_sim.evaluation.study", "study_deals"),
-    "simulate_games": ("binokel_sim.game.runs", "simulate_games"),
+    "simulate_games": ("binokel_sim.games", "simulate_games"),
     "compare": ("binokel_sim.analyses.compare", "compare"),
     "build_report": ("binokel_sim.analyses.report", "build_report"),
     "budget_with": ("binokel_sim.analyses.report", "budget_with"),

@@ -1,6 +1,7 @@
 """Many simulated games as one seeded, chunked job; tables and a summary with standard errors.
 
-``simulate_games`` returns three pandas DataFrames:
+``simulate_auction_games`` (the games of the auction layouts; :func:`binokel_sim.games.simulate_games`
+takes any layout) returns three pandas DataFrames:
 
 * ``games``: one row per game -- deals, winner (player), final totals;
 * ``deals``: one row per deal -- soloist, bid, contract, trump, made, each player's
@@ -10,7 +11,7 @@
   surrender rates, Durch frequency -- each with ``n`` and a standard error.
 
 >>> from binokel_sim.rules import load_rules
->>> res = simulate_games(load_rules("standard"), games=0, seed=1)
+>>> res = simulate_auction_games(load_rules("standard"), games=0, seed=1)
 >>> list(res.games.columns)[:3]
 ['game', 'deals', 'winner']
 """
@@ -50,7 +51,7 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
 
 
 def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> Job:
-    """The job behind :func:`simulate_games` (for runners that want the raw chunks)."""
+    """The job behind :func:`simulate_auction_games` (for runners that want the raw chunks)."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise InputError(f"--games: expected a non-negative integer, got {games!r}")
     if max_deals < 1:
@@ -64,25 +65,20 @@ def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, s
     return Job("games", games_chunk, n=int(games), seed=seed, rules=rules, params=params, chunk_size=GAMES_PER_CHUNK)
 
 
-def simulate_games(rules: Rules | str | os.PathLike[str], games: int, seed: int = 1, scale: Scale | None = None,
-                   max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> GameResults:
-    """Simulate ``games`` whole games; numbers depend only on (rules, seed, games, solve budget).
+def simulate_auction_games(rules: Rules | str | os.PathLike[str], games: int, seed: int = 1, scale: Scale | None = None,
+                           max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> GameResults:
+    """Simulate ``games`` whole games of an auction layout; numbers depend only on (rules, seed, games, solve budget).
 
     ``solve_budget``: search nodes per deal (None: exact below 48 cards, the studies' default
     budget at 48; :func:`binokel_sim.game.simulate.play_budget`). Deals the budget leaves open
     are kept (``exact`` False in the deal rows) and counted in the summary.
     """
     rules = as_rules(rules)
+    rules.require_auction("auction games")
     import time
 
     from binokel_sim import __version__
 
-    if rules.layout.kind == "talon":  # two-hand Binokel: no auction, a talon phase
-        if solve_budget is not None:
-            raise InputError("--solve-budget: two-hand games solve only small endgames exactly; drop the option")
-        from binokel_sim.twohand.runs import simulate_twohand_games
-
-        return simulate_twohand_games(rules, games, seed, scale=scale, max_deals=max_deals)
     job = games_job(rules, games, seed, max_deals, solve_budget)
     t0 = time.perf_counter()
     parts = job.run(scale or Scale(), desc="games")
