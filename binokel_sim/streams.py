@@ -47,6 +47,7 @@ _TABLE = (
     Stream("twohand_growth", (0x2B67,), "two-hand report: meld growth in the talon phase"),
     Stream("scale_test", (9,), "tests of the chunk runner (tests/scale_jobs.py)"),
     Stream("bench_bid", (9, 9), "benchmarks/bench_bid.py"),
+    Stream("single_dummy", (0x5D01,), "single-dummy play: the worlds drawn at deal d's decisions", per="deal"),
 )
 
 #: Every stream by name.
