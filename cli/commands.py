@@ -92,6 +92,12 @@ def _odds_tapp() -> click.Command:
     return odds_tapp_cmd
 
 
+def _study() -> click.Command:
+    from .study import study
+
+    return study
+
+
 def _games() -> click.Command:
     from .simulate_games import games_cmd
 
@@ -168,4 +174,5 @@ def fit() -> None:
 _lazy(cli, {"bid": _bid, "calibrate": _calibrate, "compare": _compare, "corpus": _corpus, "deal": _deal,
             "fit": lambda: _lazy(fit, {"formula": _fit_formula, "instant": _fit_instant}), "melds": _melds,
             "odds": lambda: _lazy(odds, {"bids": _odds_bids, "melds": _odds_melds, "tapp": _odds_tapp}),
-            "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve})
+            "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve,
+            "study": _study})

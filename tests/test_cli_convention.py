@@ -9,7 +9,8 @@ from clitools import run_cli, walk_commands
 from binokel_sim.cli import commands
 
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
-          ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build")}
+          ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build"),
+          ("study", "play-gap")}
 LONG = RANDOM - {("deal",)} | {("corpus", "refresh")}
 
 

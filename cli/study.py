@@ -1,0 +1,70 @@
+"""``binokel study play-gap``: single-dummy play against open cards on the double-dummy studies' deals."""
+
+from __future__ import annotations
+
+import click
+
+from binokel_sim.output import write_table
+
+from .common import echo_json, echo_table, json_option, out_option, quiet_option, rules_option, seed_option
+from .scale_options import scale_options
+
+
+@click.group(short_help="Studies of play: what open-card analysis overstates.")
+def study() -> None:
+    """Studies of how the cards are played (single-dummy against open cards)."""
+
+
+@study.command("play-gap", short_help="Single-dummy play against open cards: the gap.")
+@rules_option
+@seed_option
+@click.option("--deals", type=click.IntRange(min=2), default=100, show_default=True, help="Random deals to play.")
+@click.option("--worlds", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Sampled deals of the unseen cards per single-dummy decision (W).")
+@click.option("--tolerance", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="A decision is proven to within this many points of the best mean (below 1: exact at W = 1).")
+@click.option("--decision-budget", type=click.IntRange(min=1), default=None, metavar="NODES",
+              help="Search nodes per decision; past it the best mean of the intervals' midpoints is played "
+                   "(faster, no longer proven). Default: none.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Deals per chunk (a checkpoint's unit). Results do not depend on it.")
+@out_option("Write one row per deal (totals under each mode, decisions' tests and nodes) to FILE.")
+@json_option
+@quiet_option
+@scale_options
+def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_size, out, as_json, quiet,
+                 scale) -> None:
+    """Play each deal three ways on the same exchange: open cards (the double-dummy value of every other
+    study), single-dummy at every seat, and the single-dummy soloist against open-card defenders.
+
+    \b
+    Example:
+      binokel study play-gap --rules standard --deals 200 --worlds 20 --checkpoint ckpt/ --out gap.parquet
+    """
+    from binokel_sim.analyses.play_gap import (GapSettings, by_class, check_rules, fail_share, make_table, play_gap,
+                                               totals)
+
+    check_rules(rules)  # one line before any work: no auction, or a 48-card deck
+    gs = GapSettings(worlds=worlds, tolerance=tolerance, budget=decision_budget).check()
+    df = play_gap(rules, deals, seed=seed, settings=gs, scale=scale, chunk_size=chunk_size)
+    if out:
+        write_table(df, out)
+    tabs = {"totals": totals(df), "fail_share": fail_share(rules, df), "by_class": by_class(df),
+            "p_make": make_table(rules, df)}
+    played = int(df["played"].sum())
+    head = {"rules": rules.name, "seed": seed, "deals": deals, "played": played, "worlds": worlds,
+            "tolerance": tolerance, "decision_budget": decision_budget}
+    if as_json:
+        echo_json({**head, **{k: t.to_dict(orient="records") for k, t in tabs.items()}})
+        return
+    click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(f"# {deals - played} Durch/Bettel deals kept at their open-card result, not played single-dummy")
+    click.echo("# the soloist's total: open cards, single-dummy at every seat (sd), single-dummy soloist against "
+               "open-card defenders (sd_solo); paired differences")
+    echo_table(tabs["totals"], "{:.2f}")
+    click.echo("\n# single-dummy play fails the highest bid the open-card total makes")
+    echo_table(tabs["fail_share"], "{:.4f}")
+    click.echo("\n# the gap by meld class (hand before the Tapp) and by Tapp class (the Tapp's meld gain)")
+    echo_table(tabs["by_class"], "{:.2f}")
+    click.echo("\n# P(make) per bid")
+    echo_table(tabs["p_make"], "{:.4f}")
