@@ -197,7 +197,7 @@ class SingleDummy:
             return cards[0]
         return self.decide_in(k, sample(k, self.worlds, self.key).hands).card
 
-    def decide_in(self, k: Knowledge, worlds: Sequence[np.ndarray]) -> Decision:
+    def decide_in(self, k: Knowledge, worlds: Sequence[np.ndarray] | np.ndarray) -> Decision:
         """The decision of seat ``k.seat`` in the given worlds (every seat's cards now, uint8[seats, 24] each)
         instead of sampled ones -- with the true world alone, a double-dummy optimal card."""
         cards = k.legal()
