@@ -54,12 +54,13 @@ TAPP_CLASSES = ([-np.inf, 0, 50, 100, np.inf], ["<=0", "1-50", "51-100", "101+"]
 
 @dataclass(frozen=True)
 class GapSettings:
-    """How the study plays: ``worlds`` per decision, the decision ``tolerance`` (points of the mean),
-    an optional node ``budget`` per decision (None: every choice proven), the exchange ``policy``."""
+    """How the study plays: ``worlds`` per decision, the decision ``tolerance`` (points of the mean), an optional
+    ``budget`` per decision in exact solves of its first world (None: every choice proven), the exchange
+    ``policy``."""
 
     worlds: int = 20
     tolerance: float = 0.5
-    budget: int | None = None
+    budget: float | None = None
     policy: str = "heuristic"
 
     def check(self) -> "GapSettings":
@@ -67,8 +68,8 @@ class GapSettings:
             raise InputError(f"worlds: must be at least 1, got {self.worlds!r}")
         if not 0 <= self.tolerance:
             raise InputError(f"tolerance: must not be negative, got {self.tolerance}")
-        if self.budget is not None and self.budget < 1:
-            raise InputError(f"budget: must be at least 1 node, got {self.budget}")
+        if self.budget is not None and not self.budget > 0:
+            raise InputError(f"budget: must be positive, got {self.budget}")
         return self
 
 

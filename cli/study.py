@@ -23,9 +23,9 @@ def study() -> None:
               help="Sampled deals of the unseen cards per single-dummy decision (W).")
 @click.option("--tolerance", type=click.FloatRange(min=0), default=0.5, show_default=True,
               help="A decision is proven to within this many points of the best mean (below 1: exact at W = 1).")
-@click.option("--decision-budget", type=click.IntRange(min=1), default=None, metavar="NODES",
-              help="Search nodes per decision; past it the best mean of the intervals' midpoints is played "
-                   "(faster, no longer proven). Default: none.")
+@click.option("--decision-budget", type=click.FloatRange(min=0, min_open=True), default=None, metavar="X",
+              help="A decision may search X times the nodes of one exact solve of a sampled world; past it its "
+                   "leading card is played (faster, no longer proven). Default: none.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True,
               help="Deals per chunk (a checkpoint's unit). Results do not depend on it.")
 @out_option("Write one row per deal (totals under each mode, decisions' tests and nodes) to FILE.")

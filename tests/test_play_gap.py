@@ -13,7 +13,7 @@ from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 
 #: A small budget per decision keeps the plays quick; the rows stay seeded (nodes are counted, not timed).
-FAST = pg.GapSettings(worlds=2, budget=20_000)
+FAST = pg.GapSettings(worlds=2, budget=2.0)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_specials_are_kept_at_their_open_result():
 
 def test_the_command_prints_the_figures(capsys, tmp_path):
     out = tmp_path / "gap.csv"
-    j = run_json(capsys, "study", "play-gap", "--deals", "2", "--worlds", "2", "--decision-budget", "20000",
+    j = run_json(capsys, "study", "play-gap", "--deals", "2", "--worlds", "2", "--decision-budget", "2",
                  "--workers", "1", "--out", str(out), "-q")
     assert j["deals"] == 2 and {x["figure"] for x in j["totals"]} >= {"open", "sd", "sd_solo", "sd - open"}
     assert len(pd.read_csv(out, comment="#")) == 2 and j["p_make"][0]["bid"] == 150

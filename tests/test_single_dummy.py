@@ -87,3 +87,19 @@ def test_rule_based_player_finishes_every_layout():
         total, took = side_total(r, end, info["discard_points"])
         assert end.done and total >= info["discard_points"] and isinstance(took, bool)
         assert np.asarray(end.current()).sum() == 0
+
+
+def test_worlds_kept_between_decisions_stay_consistent():
+    from binokel_sim.play.worlds import consistent
+
+    r, state, _ = study_state("standard", 5)
+    state = _advance(state, 9)
+    player, fresh = SingleDummy(r, worlds=6, seed=2, deal=5), SingleDummy(r, worlds=6, seed=2, deal=5, keep=False)
+    carried = 0
+    while not state.done:
+        k = state.view(state.record_to_move())
+        w = player.draw(k)
+        assert len(w.hands) == 6 and all(consistent(k, w.hands[i], w.pile[i]) for i in range(6))
+        carried += int(not (fresh.draw(k).hands == w.hands).all())
+        state = state.play(RuleBased().choose(state))
+    assert carried

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -32,7 +32,7 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.play.knowledge import Knowledge, PlayState
 from binokel_sim.play.legal import trick_winner
 from binokel_sim.play.solver import Position, Solver
-from binokel_sim.play.worlds import sample, world_key
+from binokel_sim.play.worlds import Worlds, sample, world_key
 from binokel_sim.rules import Rules
 
 __all__ = ["DealSolver", "Decision", "OpenCards", "SingleDummy", "decide", "options"]
@@ -96,6 +96,29 @@ def options(k: Knowledge, hands: np.ndarray, bonus: tuple[int, ...], cards: Sequ
     return out
 
 
+def twins(k: Knowledge, hands: np.ndarray, cards: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Pairs ``(i, j, d)`` of the cards ``cards[i]``, ``cards[j]`` that are equivalent in the world ``hands``: one
+    suit, no other seat holding a card ranked between them or equal to either, the trick's winning card not
+    between -- every trick then goes the same way after either, so their values differ by at most their
+    points difference ``d`` (the solver's own rule, docs/solver.md "Equivalent cards")."""
+    others = 0
+    for q in range(k.seats):
+        if q != k.to_move:
+            others |= sum(1 << c for c in range(24) if hands[q][c])
+    win = -1
+    if k.trick:
+        win = k.trick[int(trick_winner(np.array(k.trick, dtype=np.int64), len(k.trick), k.trump))]
+    out = []
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            lo, hi = min(a, b), max(a, b)
+            span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+            if a // 6 == b // 6 and not others & span and not lo < win <= hi:
+                out.append((i, j, abs(int(CARD_POINTS[a]) - int(CARD_POINTS[b]))))
+    return out
+
+
 def _upper(pos: Position) -> int:
     """A quick bound on a position's value: every point still to be won, the unearned bonuses included."""
     pts = int(sum(int(h.astype(np.int64) @ CARD_POINTS) for h in pos.hands)) + int(CARD_POINTS[list(pos.trick)].sum())
@@ -103,14 +126,15 @@ def _upper(pos: Position) -> int:
 
 
 def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]], cards: Sequence[int],
-           maximize: bool, tolerance: float = 0.5, budget_nodes: int | None = None) -> Decision:
+           maximize: bool, tolerance: float = 0.5, budget_nodes: int | None = None,
+           pairs: Sequence[Sequence[tuple[int, int, int]]] | None = None) -> Decision:
     """The card with the best mean value over the worlds, proven to within ``tolerance`` points of the mean.
 
     ``opts[w][i]``: card ``cards[i]`` in world ``w`` (:func:`options`). Each (card, world) value starts as
     ``[gain, gain + every point left]``; while the leading card (best lower sum) is not proven within
     ``tolerance`` of the best rival (best upper sum), one zero-window test narrows one of the two in one
-    world (below). ``budget_nodes``: stop once the tests have searched that many nodes and play the card
-    of the best mean of its interval midpoints (``Decision.cut``): a choice no longer proven.
+    world (below). ``budget_nodes``: stop once the tests have searched that many nodes and play the leader
+    (``Decision.cut``): a choice no longer proven.
 
     >>> d = decide(Solver(), [[(0, Position.parse("EK / E10 EU / EO GA", None, 0, 0, trick=["EA"])),
     ...                        (0, Position.parse("EA / E10 EU / EO GA", None, 0, 0, trick=["EK"]))]], [0, 2], True)
@@ -135,9 +159,8 @@ def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]]
         if s_lo[best] >= s_hi[rival] - slack:
             break
         if budget_nodes is not None and nodes >= budget_nodes:
-            mid = (s_lo + s_hi) / 2
-            best, cut = int(np.lexsort((np.arange(nc), -mid))[0]), True
-            break
+            cut = True  # the leader stays: its proven lower mean is the best (midpoints of the rivals' wide
+            break       # intervals chose cards 5-20 points worse on first leads)
         # The world where the rival could most exceed the leader (and something is left to learn), the wider
         # of the two cards there, tested in the middle of where their intervals overlap: halving what keeps
         # the two apart. (Tests at the middle of one card's own interval, or biased toward the cheap side --
@@ -156,6 +179,12 @@ def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]]
         nodes += r.nodes
         lo[k, w] = max(lo[k, w], g + r.lo)
         hi[k, w] = min(hi[k, w], g + r.hi)
+        for i, j, d in pairs[w] if pairs is not None else ():
+            if k in (i, j):
+                # An equivalent card's value lies within its points difference of this one's.
+                o = j if k == i else i
+                lo[o, w], hi[o, w] = max(lo[o, w], lo[k, w] - d), min(hi[o, w], hi[k, w] + d)
+                lo[k, w], hi[k, w] = max(lo[k, w], lo[o, w] - d), min(hi[k, w], hi[o, w] + d)
     best = best if nc > 1 else 0
     return Decision(int(cards[best]), tuple(int(c) for c in cards), tuple(lo.mean(axis=1).tolist()),
                     tuple(hi.mean(axis=1).tolist()), tests, nodes, cut)
@@ -178,24 +207,51 @@ class OpenCards:
 
 
 class SingleDummy:
-    """The perfect-information Monte Carlo player: ``worlds`` worlds per decision, drawn from counter
-    (cards played so far) of deal ``deal``'s key under ``seed``; it reads only its seat's knowledge."""
+    """The perfect-information Monte Carlo player: ``worlds`` worlds per decision from the posterior of what
+    its seat knows; it reads nothing else. A seat's worlds carry over to its next decision where they stay
+    consistent with the cards played since (an exact filter of the posterior: each kept world is still a
+    draw from it, and the table's entries for it serve again); the others are drawn afresh from counter
+    (cards played so far) of deal ``deal``'s key under ``seed``. ``keep=False``: every world afresh.
+    ``budget``: a decision may search this many times the nodes of one exact solve of its first world's
+    position (that solve included), then plays its leader; None: every choice proven to ``tolerance``."""
 
     def __init__(self, rules: Rules, worlds: int = 20, seed: int = 1, deal: int = 0, tolerance: float = 0.5,
-                 solver: Solver | None = None, budget_nodes: int | None = None):
+                 solver: Solver | None = None, budget: float | None = None, keep: bool = True):
         if worlds < 1:
             raise ValueError(f"worlds: must be at least 1, got {worlds}")
-        self.rules, self.worlds, self.tolerance, self.budget_nodes = rules, worlds, tolerance, budget_nodes
+        self.rules, self.worlds, self.tolerance, self.budget, self.keep = rules, worlds, tolerance, budget, keep
         self.key = world_key(seed, deal)
         self.solver = solver or DealSolver()
         self.last: Decision | None = None
+        self._kept: dict[int, tuple[np.ndarray, Worlds]] = {}  # seat -> (the cards played then, its worlds)
 
     def choose(self, state: PlayState) -> int:
         k = state.view(state.record_to_move())
         cards = k.legal()
         if len(cards) == 1:
             return cards[0]
-        return self.decide_in(k, sample(k, self.worlds, self.key).hands).card
+        return self.decide_in(k, self.draw(k).hands).card
+
+    def draw(self, k: Knowledge) -> Worlds:
+        """The worlds of seat ``k.seat``'s decision now (every seat's cards and the discards)."""
+        hands = np.zeros((0, k.seats, 24), dtype=np.uint8)
+        piles = np.zeros((0, 24), dtype=np.uint8)
+        if self.keep and k.seat in self._kept:
+            then, old = self._kept[k.seat]
+            # Each seat's cards since, out of its hand; a world survives if it held them and nothing the trick
+            # rules have since ruled out (its melds, the Tapp and the hand sizes were consistent already).
+            now = old.hands.astype(np.int16) - (k.played.astype(np.int16) - then)[None]
+            bad = np.array([sum(1 << c for c in range(24) if k.forbidden[s] >> c & 1) for s in range(k.seats)])
+            held = ((now > 0) * (1 << np.arange(24))[None, None]).sum(axis=2)
+            ok = (now >= 0).all(axis=(1, 2)) & ((held & bad[None]) == 0).all(axis=1)
+            hands, piles = now[ok].astype(np.uint8), old.pile[ok]
+        fresh = self.worlds - len(hands)
+        if fresh:
+            new = sample(k, fresh, self.key)
+            hands, piles = np.concatenate([hands, new.hands]), np.concatenate([piles, new.pile])
+        worlds = Worlds(hands, piles, len(hands))
+        self._kept[k.seat] = (k.played.astype(np.int16), worlds)
+        return worlds
 
     def decide_in(self, k: Knowledge, worlds: Sequence[np.ndarray] | np.ndarray) -> Decision:
         """The decision of seat ``k.seat`` in the given worlds (every seat's cards now, uint8[seats, 24] each)
@@ -203,5 +259,15 @@ class SingleDummy:
         cards = k.legal()
         bonus = _bonus(self.rules, k)
         opts = [options(k, np.asarray(h), bonus, cards) for h in worlds]
-        self.last = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, self.budget_nodes)
+        pairs = [twins(k, np.asarray(h), cards) for h in worlds]
+        budget = yardstick = None
+        if self.budget is not None:
+            # The budget in units of this position's difficulty: one exact solve of the first world.
+            first = np.asarray(worlds[0])
+            self.solver.max_points(Position(tuple(first), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side,
+                                            k.trick, k.last_trick, bonus, k.won))
+            yardstick = self.solver.nodes
+            budget = max(1, int(self.budget * yardstick) - yardstick)
+        d = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, budget, pairs)
+        self.last = d if yardstick is None else replace(d, nodes=d.nodes + yardstick)
         return self.last
