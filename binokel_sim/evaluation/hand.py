@@ -25,26 +25,25 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from binokel_sim.cards import CARD_POINTS, cards_of, format_cards
+from binokel_sim.cards import cards_of, format_cards
 from binokel_sim.contracts import CONTRACT_NAMES
-from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.evaluation import checked
-from binokel_sim.evaluation.deals import (STREAM_DEALS, EvalSettings, baseline_choices, deal_counts, play_deals,
-                                          resolve_settings)
-from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted, threshold_points
+from binokel_sim.evaluation.deals import EvalSettings, baseline_choices, resolve_settings
+from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.exchange.candidates import as_counts
 from binokel_sim.rules import Rules, as_rules
-from binokel_sim.runner import Chunk, Interrupted, Scale, _Progress
+from binokel_sim.runner import Interrupted, Scale, _Progress
+from binokel_sim.evaluation.hand_runs import (STOP_EVERY, Reported, evaluate_chunk, run_exact,  # noqa: F401
+                                              run_thresholds)
 
 
 if TYPE_CHECKING:
@@ -62,59 +61,6 @@ class EvaluationInterrupted(Interrupted):
         Exception.__init__(self, f"interrupted after {done} of {total} samples: a hand evaluation keeps nothing"
                                  " (it is not resumable); ask fewer --samples, or stop early with --se")
         self.done, self.total, self.checkpoint = done, total, None
-
-
-def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
-                   base: tuple[np.ndarray, np.ndarray], chunk: Chunk, predealt: dict | None = None,
-                   dd: DD | None = None, at_bids: tuple[int, ...] | None = None,
-                   exact: bool = False) -> dict[str, np.ndarray]:
-    """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`).
-
-    ``at_bids``: the threshold path (:mod:`binokel_sim.evaluation.checked`): with ``exact`` the
-    chunk's samples ``i % st.exact_every == 0`` solved exactly (with the baseline), else its other
-    samples decided at these bids; the parts gain ``index``, ``exact``, ``value_hi``, ``tapp_points``
-    and the ``q_*`` columns (what was asked, to ask more later).
-    """
-    pre = {seat: cards_of(hand), **(predealt or {})}
-    dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
-    hands, tapp = deal_counts(dealer.deal(chunk.size, start=chunk.start), rules)
-    n = chunk.size
-    fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
-    views = np.arange(chunk.start, chunk.stop)
-    if at_bids is None:
-        return play_deals(rules, seat, hands, tapp, seed, st, views, fixed, dd)
-    sel = (views % st.exact_every == 0) == exact
-    back = _exact_backend(rules, st, dd) if exact else _threshold_backend(rules, st, dd, at_bids)
-    parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], (fixed[0][sel], fixed[1][sel]),
-                       back, exact)
-    m = parts["value"].shape[0]
-    parts["value_hi"] = parts["value"] if back is None or back.record is None else back.record.hi_of(parts["value"])
-    parts.update(checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep
-                 else checked.empty_queries(m, rules.n_seats))
-    parts.update(index=views[sel], exact=np.full(m, exact), tapp_points=tapp[sel].astype(np.int64) @ CARD_POINTS)
-    return parts
-
-
-def _budget(rules: Rules, st: EvalSettings) -> int | None:
-    return st.solve_budget if st.solve_budget or rules.layout.deck_size < BUDGET_MIN_CARDS else DEFAULT_BUDGET_NODES
-
-
-def _exact_backend(rules: Rules, st: EvalSettings, dd: DD | None) -> DD | None:
-    """The exact rows' back end: ``dd`` when injected, else exact (within the budget from 48 cards)."""
-    return dd if dd is not None else budgeted(rules, _budget(rules, st))
-
-
-def _threshold_backend(rules: Rules, st: EvalSettings, dd: DD | None, at_bids: tuple[int, ...]) -> DD:
-    """The other rows' back end: threshold queries at ``at_bids`` (an injected ``dd`` answers them itself)."""
-    if dd is not None:
-        return replace(dd, at_bids=at_bids, record=Record(), keep={})
-    return DD(at_bids=at_bids, targets=_targets(_budget(rules, st)), record=Record(), keep={})
-
-
-@cache
-def _targets(budget: int | None):
-    # One back end per budget for the process: its solvers (one per thread) and their tables are reused.
-    return threshold_points(budget)
 
 
 @dataclass
@@ -195,15 +141,6 @@ class HandEvaluation:
         }
 
 
-def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-
-
-#: Early stopping looks at the results every this many samples (the stopping point depends only
-#: on the seeded results, never on timing, workers or the chunk size).
-STOP_EVERY = 100
-
-
 #: The tiers :func:`evaluate_hand` answers with.
 TIERS = ("instant", "checked")
 #: Samples of the checked tier when none are given.
@@ -269,8 +206,6 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)
-    from binokel_sim.evaluation.hand_runs import Reported, run_exact, run_thresholds
-
     run = run_thresholds if st.exact_every > 1 else run_exact
     # Few samples: more of them solved exactly (the same path, so a budget's open deals are still counted).
     st = replace(st, exact_every=checked.exact_every_for(samples, st.exact_every)) if st.exact_every > 1 else st

@@ -1,4 +1,5 @@
-"""The sampling loops of :func:`binokel_sim.evaluation.hand.evaluate_hand`: every sample exact, or
+"""The sampling of :func:`binokel_sim.evaluation.hand.evaluate_hand`: the samples of one chunk
+(:func:`evaluate_chunk`, with their back ends), and the loops over them -- every sample exact, or
 blocks decided at the deciding bids (:mod:`binokel_sim.evaluation.checked`) with early stopping.
 
 Both stop only at multiples of a block, on the seeded results alone, so workers and chunk size never
@@ -12,16 +13,84 @@ change a number.
 
 from __future__ import annotations
 
-from functools import partial
+from dataclasses import replace
+from functools import cache, partial
 from typing import Callable
 
 import numpy as np
 
+from binokel_sim.cards import CARD_POINTS
+from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation import checked
-from binokel_sim.evaluation.hand import STOP_EVERY, _budget, _merge, _targets, evaluate_chunk
+from binokel_sim.evaluation.dd import (BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted,
+                                       threshold_points)
+from binokel_sim.evaluation.deals import STREAM_DEALS, EvalSettings, deal_counts, play_deals
+from binokel_sim.rules import Rules
 from binokel_sim.evaluation.ladder import safe_bid_se, summarise
 from binokel_sim.cards import cards_of
 from binokel_sim.runner import Chunk, _Progress, run_chunks
+
+
+def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
+                   base: tuple[np.ndarray, np.ndarray], chunk: Chunk, predealt: dict | None = None,
+                   dd: DD | None = None, at_bids: tuple[int, ...] | None = None,
+                   exact: bool = False) -> dict[str, np.ndarray]:
+    """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`).
+
+    ``at_bids``: the threshold path (:mod:`binokel_sim.evaluation.checked`): with ``exact`` the
+    chunk's samples ``i % st.exact_every == 0`` solved exactly (with the baseline), else its other
+    samples decided at these bids; the parts gain ``index``, ``exact``, ``value_hi``, ``tapp_points``
+    and the ``q_*`` columns (what was asked, to ask more later).
+    """
+    pre = {seat: cards_of(hand), **(predealt or {})}
+    dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
+    hands, tapp = deal_counts(dealer.deal(chunk.size, start=chunk.start), rules)
+    n = chunk.size
+    fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
+    views = np.arange(chunk.start, chunk.stop)
+    if at_bids is None:
+        return play_deals(rules, seat, hands, tapp, seed, st, views, fixed, dd)
+    sel = (views % st.exact_every == 0) == exact
+    back = _exact_backend(rules, st, dd) if exact else _threshold_backend(rules, st, dd, at_bids)
+    parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], (fixed[0][sel], fixed[1][sel]),
+                       back, exact)
+    m = parts["value"].shape[0]
+    parts["value_hi"] = parts["value"] if back is None or back.record is None else back.record.hi_of(parts["value"])
+    parts.update(checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep
+                 else checked.empty_queries(m, rules.n_seats))
+    parts.update(index=views[sel], exact=np.full(m, exact), tapp_points=tapp[sel].astype(np.int64) @ CARD_POINTS)
+    return parts
+
+
+def _budget(rules: Rules, st: EvalSettings) -> int | None:
+    return st.solve_budget if st.solve_budget or rules.layout.deck_size < BUDGET_MIN_CARDS else DEFAULT_BUDGET_NODES
+
+
+def _exact_backend(rules: Rules, st: EvalSettings, dd: DD | None) -> DD | None:
+    """The exact rows' back end: ``dd`` when injected, else exact (within the budget from 48 cards)."""
+    return dd if dd is not None else budgeted(rules, _budget(rules, st))
+
+
+def _threshold_backend(rules: Rules, st: EvalSettings, dd: DD | None, at_bids: tuple[int, ...]) -> DD:
+    """The other rows' back end: threshold queries at ``at_bids`` (an injected ``dd`` answers them itself)."""
+    if dd is not None:
+        return replace(dd, at_bids=at_bids, record=Record(), keep={})
+    return DD(at_bids=at_bids, targets=_targets(_budget(rules, st)), record=Record(), keep={})
+
+
+@cache
+def _targets(budget: int | None):
+    # One back end per budget for the process: its solvers (one per thread) and their tables are reused.
+    return threshold_points(budget)
+
+
+def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+
+
+#: Early stopping looks at the results every this many samples (the stopping point depends only
+#: on the seeded results, never on timing, workers or the chunk size).
+STOP_EVERY = 100
 
 
 class Reported:
