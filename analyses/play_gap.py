@@ -92,7 +92,7 @@ def _play(rules: Rules, state: PlayState, seed: int, deal: int, gs: GapSettings,
     class _Count:  # totals of the single-dummy decisions
         def choose(self, st: PlayState) -> int:
             nonlocal tests, nodes, cut
-            p = players[st.record_to_move()]
+            p = players[st.to_move]
             p.last = None
             card = p.choose(st)
             if p is sd and sd.last is not None:

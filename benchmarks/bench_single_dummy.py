@@ -55,7 +55,7 @@ def cpu(fn):
 
 
 def decision(rules, state: PlayState, seed: int, deal: int, worlds: int, budget: float | None) -> dict:
-    k = state.view(state.record_to_move())
+    k = state.view(state.to_move)
     pos = Position(tuple(state.current()), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side, k.trick,
                    k.last_trick, _bonus(rules, k), k.won)
     exact = DealSolver()

@@ -12,29 +12,30 @@ from binokel_sim.analyses import play_gap as pg
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 
-#: A small budget per decision keeps the plays quick; the rows stay seeded (nodes are counted, not timed).
+#: Kreuzbinokel (9 tricks, partners) and a small budget per decision keep the plays quick; the rows stay
+#: seeded (nodes are counted, not timed).
 FAST = pg.GapSettings(worlds=2, budget=2.0)
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return pg.play_gap("standard", 3, seed=1, settings=FAST, scale=Scale(workers=1), chunk_size=1)
+    return pg.play_gap("kreuz", 3, seed=1, settings=FAST, scale=Scale(workers=1), chunk_size=1)
 
 
 def test_rows_do_not_depend_on_chunks_or_workers(rows):
-    again = pg.play_gap("standard", 3, seed=1, settings=FAST, scale=Scale(workers=2), chunk_size=2)
+    again = pg.play_gap("kreuz", 3, seed=1, settings=FAST, scale=Scale(workers=2), chunk_size=2)
     pd.testing.assert_frame_equal(rows, again)
     assert rows["deal"].tolist() == [0, 1, 2] and rows["soloist"].tolist() == [0, 1, 2]
     assert rows["played"].all() and (rows["sd_tests"] > 0).all()
     # The open-card totals are the double-dummy studies' values for the same deals.
     from binokel_sim.evaluation.study import study_deals
 
-    dd = study_deals("standard", 3, seed=1, baseline=False)
+    dd = study_deals("kreuz", 3, seed=1, baseline=False)
     assert rows["open"].tolist() == dd["value"].tolist()
 
 
 def test_summaries_pair_the_modes(rows):
-    r = load_rules("standard")
+    r = load_rules("kreuz")
     t = pg.totals(rows).set_index("figure")
     assert t.loc["sd - open", "mean"] == pytest.approx((rows["sd"] - rows["open"]).mean())
     assert (t["n"] == 3).all()
@@ -56,8 +57,8 @@ def test_specials_are_kept_at_their_open_result():
 
 def test_the_command_prints_the_figures(capsys, tmp_path):
     out = tmp_path / "gap.csv"
-    j = run_json(capsys, "study", "play-gap", "--deals", "2", "--worlds", "2", "--decision-budget", "2",
-                 "--workers", "1", "--out", str(out), "-q")
+    j = run_json(capsys, "study", "play-gap", "--rules", "kreuz", "--deals", "2", "--worlds", "2",
+                 "--decision-budget", "2", "--workers", "1", "--out", str(out), "-q")
     assert j["deals"] == 2 and {x["figure"] for x in j["totals"]} >= {"open", "sd", "sd_solo", "sd - open"}
     assert len(pd.read_csv(out, comment="#")) == 2 and j["p_make"][0]["bid"] == 150
 

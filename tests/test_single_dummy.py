@@ -32,11 +32,11 @@ def test_one_true_world_plays_a_double_dummy_optimal_line(preset, deal, start):
     state = _advance(state, start)
     player = SingleDummy(r, worlds=1, seed=1, deal=deal)
     check = Solver()
-    k = state.view(state.record_to_move())
+    k = state.view(state.to_move)
     first = check.max_points(_true_position(state, r, k))
     banked, won = sum(state.record().points[s] for s in state.side), k.won
     while not state.done:
-        k = state.view(state.record_to_move())
+        k = state.view(state.to_move)
         values = check.card_values(_true_position(state, r, k))
         d = player.decide_in(k, [state.current()])
         best = max(values.values()) if k.to_move in k.side else min(values.values())
@@ -68,7 +68,7 @@ def test_sampled_play_is_seeded_and_legal():
 def test_a_budget_cuts_the_decision_short():
     r, state, _ = study_state("standard", 1)
     state = _advance(state, 9)
-    k = state.view(state.record_to_move())
+    k = state.view(state.to_move)
     player = SingleDummy(r, worlds=4, seed=3, deal=1)
     from binokel_sim.play.worlds import sample
 
@@ -97,7 +97,7 @@ def test_worlds_kept_between_decisions_stay_consistent():
     player, fresh = SingleDummy(r, worlds=6, seed=2, deal=5), SingleDummy(r, worlds=6, seed=2, deal=5, keep=False)
     carried = 0
     while not state.done:
-        k = state.view(state.record_to_move())
+        k = state.view(state.to_move)
         w = player.draw(k)
         assert len(w.hands) == 6 and all(consistent(k, w.hands[i], w.pile[i]) for i in range(6))
         carried += int(not (fresh.draw(k).hands == w.hands).all())

@@ -114,7 +114,7 @@ def revealed(card: int, led: int, win: int, trump: int) -> int:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: compared by identity
 class Replay:
     """The public record of the cards played so far (see :func:`replay`)."""
 
@@ -156,7 +156,7 @@ def replay(seats: int, trump: int, leader: int, cards: Sequence[int], tricks: in
     return Replay(played, tuple(forbidden), lead, tuple(trick), tuple(sorted(won)), tuple(points))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Knowledge:
     """What seat ``seat`` knows before its next card. Arrays are read-only.
 
@@ -215,7 +215,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlayState:
     """A trump (or no-trump) deal in play with every hand known: ``hands`` at the first trick (the soloist's
     kept cards), ``pile`` the discards, ``cards`` played so far. Build with :meth:`start`.
@@ -285,12 +285,14 @@ class PlayState:
 
     def play(self, card: int) -> "PlayState":
         """The state after the seat to move plays ``card`` (checked legal)."""
-        v = self.view(self.record_to_move())
+        v = self.view(self.to_move)
         if card not in v.legal():
             raise ValueError(f"seat {v.seat} may not play card type {card}")
         return replace(self, cards=self.cards + (int(card),))
 
-    def record_to_move(self) -> int:
+    @property
+    def to_move(self) -> int:
+        """The seat to play the next card."""
         r = self.record()
         return (r.leader + len(r.trick)) % self.seats
 

@@ -37,7 +37,7 @@ class Player(Protocol):
 def play_out(state: PlayState, players: Sequence[Player]) -> PlayState:
     """Play ``state`` to its end, seat ``s`` choosing with ``players[s]``."""
     while not state.done:
-        state = state.play(players[state.record_to_move()].choose(state))
+        state = state.play(players[state.to_move].choose(state))
     return state
 
 
@@ -63,7 +63,7 @@ class RuleBased:
     card that takes the trick when it plays last, or the cheapest legal card."""
 
     def choose(self, state: PlayState) -> int:
-        k = state.view(state.record_to_move())
+        k = state.view(state.to_move)
         legal = k.legal()
         if len(legal) == 1:
             return legal[0]

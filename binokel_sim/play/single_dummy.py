@@ -199,7 +199,7 @@ class OpenCards:
         self.last: Decision | None = None
 
     def choose(self, state: PlayState) -> int:
-        k = state.view(state.record_to_move())
+        k = state.view(state.to_move)
         cards = k.legal()
         opts = [options(k, state.current(), _bonus(self.rules, k), cards)]
         self.last = decide(self.solver, opts, cards, k.to_move in k.side, tolerance=0.0)
@@ -226,7 +226,7 @@ class SingleDummy:
         self._kept: dict[int, tuple[np.ndarray, Worlds]] = {}  # seat -> (the cards played then, its worlds)
 
     def choose(self, state: PlayState) -> int:
-        k = state.view(state.record_to_move())
+        k = state.view(state.to_move)
         cards = k.legal()
         if len(cards) == 1:
             return cards[0]
