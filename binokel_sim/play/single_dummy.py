@@ -133,7 +133,8 @@ def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]]
     ``opts[w][i]``: card ``cards[i]`` in world ``w`` (:func:`options`). Each (card, world) value starts as
     ``[gain, gain + every point left]``; while the leading card (best lower sum) is not proven within
     ``tolerance`` of the best rival (best upper sum), one zero-window test narrows one of the two in one
-    world (below). ``budget_nodes``: stop once the tests have searched that many nodes and play the leader
+    world (below). ``pairs[w]``: the cards equivalent in world ``w`` (:func:`twins`), which bound each other.
+    ``budget_nodes``: stop once the tests have searched that many nodes and play the leader
     (``Decision.cut``): a choice no longer proven.
 
     >>> d = decide(Solver(), [[(0, Position.parse("EK / E10 EU / EO GA", None, 0, 0, trick=["EA"])),
