@@ -104,6 +104,27 @@ def _splits(c, u, allow, lb, base, tapp, solo, pile, xs, ws):
 
 
 @kernel
+def _decode(s, stride, r):
+    """Write into ``r`` the per-holder room left in state index ``s`` (mixed radix ``stride``)."""
+    rest = s
+    for h in range(r.shape[0] - 1, -1, -1):
+        r[h] = rest // stride[h]
+        rest -= r[h] * stride[h]
+
+
+@kernel
+def _child(s, xs, j, r, stride):
+    """State index after split ``j`` (``xs[j]`` cards to each holder) from state ``s`` with room ``r``,
+    or -1 where a holder has no room for its share."""
+    idx = s
+    for h in range(r.shape[0]):
+        if xs[j, h] > r[h]:
+            return -1
+        idx -= xs[j, h] * stride[h]
+    return idx
+
+
+@kernel
 def count_table(pool, caps, allow, lb, base, tapp, solo, pile):
     """``f[c, r]``: weighted ways to place the unseen cards of types ``c..23`` on holders with remaining
     capacities ``r`` (mixed radix ``caps + 1``). ``allow``/``lb``/``base``: int64[holders, 24] (type
@@ -121,19 +142,11 @@ def count_table(pool, caps, allow, lb, base, tapp, solo, pile):
     for c in range(23, -1, -1):
         n = _splits(c, pool[c], allow, lb, base, tapp, solo, pile, xs, ws)
         for s in range(size):
-            rest = s
-            for h in range(hn - 1, -1, -1):
-                r[h] = rest // stride[h]
-                rest -= r[h] * stride[h]
+            _decode(s, stride, r)
             tot = 0.0
             for j in range(n):
-                idx = s
-                ok = True
-                for h in range(hn):
-                    if xs[j, h] > r[h]:
-                        ok = False
-                    idx -= xs[j, h] * stride[h]
-                if ok:
+                idx = _child(s, xs, j, r, stride)
+                if idx >= 0:
                     tot += ws[j] * f[c + 1, idx]
             f[c, s] = tot
     return f
@@ -180,20 +193,12 @@ def draw_worlds(key0, key1, index, f, pool, caps, allow, lb, base, tapp, solo, p
             s = start
             for c in range(24):
                 n = _splits(c, pool[c], allow, lb, base, tapp, solo, pile, xs, ws)
-                rest = s
-                for h in range(hn - 1, -1, -1):
-                    r[h] = rest // stride[h]
-                    rest -= r[h] * stride[h]
+                _decode(s, stride, r)
                 pick = -1
                 nxt = s
                 for j in range(n):
-                    idx = s
-                    ok = True
-                    for h in range(hn):
-                        if xs[j, h] > r[h]:
-                            ok = False
-                        idx -= xs[j, h] * stride[h]
-                    if not ok:
+                    idx = _child(s, xs, j, r, stride)
+                    if idx < 0:
                         continue
                     wt = ws[j] * f[c + 1, idx]
                     if wt <= 0.0:
