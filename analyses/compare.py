@@ -225,7 +225,7 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
     se = df["se"].to_numpy(np.float64)
     df.insert(5, "lo", np.where(rate, lo, df["value"] - Z95 * se))
     df.insert(6, "hi", np.where(rate, hi, df["value"] + Z95 * se))
-    from binokel_sim import __version__
+    from binokel_sim._version import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
                      "not_applicable": not_applicable, "solve_budget": solve_budget,

@@ -35,7 +35,7 @@ import pandas as pd
 
 from binokel_sim import censored, streams
 from binokel_sim.contracts import is_trump
-from binokel_sim.evaluation.dd import DD
+from binokel_sim.play.dd import DD
 from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
 from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict, r2_bootstrap, r2_gain_interval
 from binokel_sim.output import write_json

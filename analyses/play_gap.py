@@ -35,7 +35,7 @@ import pandas as pd
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS
+from binokel_sim.play.dd import BUDGET_MIN_CARDS
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import deal_frame
 from binokel_sim.play.knowledge import PlayState

@@ -334,7 +334,7 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     """Compute every section of the report (see the module docstring); ``budget``: a name or a :class:`Budget`
     (:func:`budget_with` overrides its deal counts). The play sections read a matching corpus
     (:func:`play_study`; ``corpus``: that folder, ``fresh``: none)."""
-    from binokel_sim import __version__
+    from binokel_sim._version import __version__
     from binokel_sim.provenance import git_commit, rules_hash
 
     rules = as_rules(rules)

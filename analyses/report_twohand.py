@@ -98,7 +98,7 @@ def growth_chart(g: pd.DataFrame):
 
 def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = None, command: str = ""):
     """The :class:`binokel_sim.analyses.report.Report` of a talon layout (see the module docstring)."""
-    from binokel_sim import __version__
+    from binokel_sim._version import __version__
     from binokel_sim.analyses.report_model import Report, Section
     from binokel_sim.twohand.endgame import endgame_study, endgame_summary
     from binokel_sim.twohand.games import exchange_value

@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from binokel_sim._version import __version__ as __version__
 
 #: Public name -> (module, attribute); ``None`` as attribute: the module itself.
 _EXPORTS: dict[str, tuple[str, str | None]] = {

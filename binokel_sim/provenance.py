@@ -31,6 +31,8 @@ import subprocess
 from pathlib import Path
 from typing import Any, Mapping
 
+from binokel_sim._version import __version__
+
 _COMMAND: list[str] = []
 
 
@@ -45,9 +47,14 @@ def set_command(argv: list[str]) -> None:
 NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("melds", "grand_binokel"): 0}
 
 
-def rules_hash(rules: Any) -> str:
+#: The digits of :func:`rules_hash` that key a corpus manifest and a fitted model.
+KEY_DIGITS = 16
+
+
+def rules_hash(rules: Any, *, digits: int = 64) -> str:
     """SHA-256 of the rules' canonical JSON: equal hashes, equal rules (whatever the file or preset name).
 
+    ``digits``: its first this many hex digits (:data:`KEY_DIGITS` in corpus manifests and model files).
     Name and description are left out.
 
     Options at their :data:`NEUTRAL` value, and the ``talon`` section of a layout without
@@ -62,7 +69,7 @@ def rules_hash(rules: Any) -> str:
         if d.get(section, {}).get(key, value) == value:
             d.get(section, {}).pop(key, None)
     text = json.dumps(d, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest()[:digits]
 
 
 @functools.lru_cache(maxsize=1)
@@ -123,8 +130,6 @@ def _rules_fields(rules: Any) -> dict[str, Any]:
 
 def collect(attrs: Mapping[str, Any] | None = None, rules: Any = None) -> dict[str, Any]:
     """The provenance of an output (see the module docstring); ``attrs``: the table's ``df.attrs``."""
-    from binokel_sim import __version__
-
     p: dict[str, Any] = {"binokel-sim": __version__, "git_commit": git_commit(),
                          "python": platform.python_version(),
                          "command": shlex.join(_COMMAND) if _COMMAND else None}

@@ -36,9 +36,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from binokel_sim._version import __version__
 from binokel_sim.checkpoint import Checkpoint
 from binokel_sim.errors import InputError, shown
 from binokel_sim.pool import Interrupted, wait_all as _wait_all
+from binokel_sim.versions import code_version, solver_version
 
 __all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges", "run_chunks", "run_job", "run_jobs"]
 
@@ -228,9 +230,6 @@ class Job:
     def identity(self) -> dict[str, Any]:
         """Everything a chunk's result depends on, except its range (JSON-ready): with the solver's and
         the code's content hashes, so a checkpoint made by other code is recomputed, never reused."""
-        from binokel_sim import __version__
-        from binokel_sim.versions import code_version, solver_version
-
         rules = self.rules.to_dict() if hasattr(self.rules, "to_dict") else _canonical(self.rules)
         return {
             "job": self.name,

@@ -17,6 +17,9 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+#: The package's folder: the files are hashed where they lie, without importing them.
+_ROOT = Path(__file__).resolve().parent
+
 
 @functools.cache
 def _files_hash(files: tuple[str, ...], root: str) -> str:
@@ -29,20 +32,14 @@ def _files_hash(files: tuple[str, ...], root: str) -> str:
 
 def solver_version() -> str:
     """Content hash of the solver's and the legal-move code."""
-    import binokel_sim.play.legal as legal
-    import binokel_sim.play.solver as solver
-
-    root = Path(solver.__file__).parent
-    files = sorted(str(p) for p in root.glob("*.py")) + [str(Path(legal.__file__))]
+    root = _ROOT / "play" / "solver"
+    files = sorted(str(p) for p in root.glob("*.py")) + [str(_ROOT / "play" / "legal.py")]
     return "src-" + _files_hash(tuple(files), str(root))[:12]
 
 
 @functools.cache
 def _package_files() -> tuple[str, tuple[str, ...]]:
-    import binokel_sim
-
-    root = Path(binokel_sim.__file__).parent
-    return str(root), tuple(sorted(str(p) for p in root.rglob("*.py")))
+    return str(_ROOT), tuple(sorted(str(p) for p in _ROOT.rglob("*.py")))
 
 
 def code_version(fn: Callable) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from binokel_sim import __version__
+from binokel_sim._version import __version__
 
 
 def _bid() -> click.Command:

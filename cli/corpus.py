@@ -10,7 +10,7 @@ import pandas as pd
 
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS
+from binokel_sim.play.dd import BUDGET_MIN_CARDS
 from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.output import write_table
 

@@ -6,7 +6,7 @@ from typing import Callable
 
 import click
 
-from binokel_sim.evaluation.dd import DEFAULT_BUDGET_NODES, budget_nodes_of
+from binokel_sim.play.dd import DEFAULT_BUDGET_NODES, budget_nodes_of
 from binokel_sim.exchange.candidates import POLICIES
 
 

@@ -66,7 +66,7 @@ def test_scale_not_silently_ignored_with_a_replaced_back_end(tmp_path):
     import numpy as np
 
     from binokel_sim import Scale, study_deals
-    from binokel_sim.evaluation.dd import DD
+    from binokel_sim.play.dd import DD
 
     toy = DD(points=lambda c, *a: np.full(len(c), 100, np.int32), specials=lambda: lambda *a: False)
     a = study_deals("standard", 6, seed=1, policy="melds", dd=toy, scale=Scale(workers=1))

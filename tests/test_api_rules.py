@@ -10,7 +10,7 @@ import pytest
 
 import binokel_sim
 from binokel_sim import InputError
-from binokel_sim.evaluation.dd import DD
+from binokel_sim.play.dd import DD
 
 HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
 TAPP = "GK GO HK HO"

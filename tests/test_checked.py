@@ -7,7 +7,7 @@ import pytest
 
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation import checked
-from binokel_sim.evaluation.dd import DD, points_targets
+from binokel_sim.play.dd import DD, points_targets
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale

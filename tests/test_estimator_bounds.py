@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from binokel_sim.cards import CARD_POINTS
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation.bounds import score_range, total_range
-from binokel_sim.evaluation.dd import DD
+from binokel_sim.play.dd import DD
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 from binokel_sim.evaluation.tiers import instant_evaluation
 from binokel_sim.rules import load_rules

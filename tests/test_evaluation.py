@@ -15,7 +15,7 @@ from binokel_sim.contracts import Contract
 from binokel_sim.cards import CARD_POINTS, Hand, counts_of, parse_cards
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
-from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.play.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, durch_losers, play_estimate
 from binokel_sim.exchange.policy import cheap_candidates, inner_hands
 from binokel_sim.melds.scorer import meld_total

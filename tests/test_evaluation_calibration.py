@@ -14,13 +14,13 @@ from test_evaluation_cli import toy_dd  # noqa: F401  (fixture)
 
 
 def test_instant_model_key_is_the_corpus_rules_hash():
-    from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
     for preset in ("standard", "kreuz", "four-solo", "standard-48", "doubled", "four-dealer-out"):
         rules = load_rules(preset)
         m = load_instant(rules)
-        assert m is None or m.rules_hash == rules_hash(rules)
-    assert load_instant(load_rules("standard")).rules_hash == rules_hash(load_rules("standard"))
+        assert m is None or m.rules_hash == rules_hash(rules, digits=KEY_DIGITS)
+    assert load_instant(load_rules("standard")).rules_hash == rules_hash(load_rules("standard"), digits=KEY_DIGITS)
 
 
 def test_reliability_clusters_questions_of_one_deal():
@@ -157,9 +157,9 @@ def test_budgeted_calibration_brackets_the_realised_rate():
 
 
 def rules_hash_of(rules):
-    from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-    return rules_hash(rules)
+    return rules_hash(rules, digits=KEY_DIGITS)
 
 
 def test_every_preset_with_an_auction_has_an_instant_model():

@@ -5,15 +5,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import binokel_sim.evaluation.dd as evaluation_dd
+import binokel_sim.play.dd as play_dd
 from clitools import assert_one_line_error, run_cli, run_json
 from test_evaluation import HAND, toy_points, toy_specials
 
 
 @pytest.fixture
 def toy_dd(monkeypatch):
-    monkeypatch.setattr(evaluation_dd, "default_solver", lambda: toy_points)
-    monkeypatch.setattr(evaluation_dd, "default_specials", toy_specials)
+    monkeypatch.setattr(play_dd, "default_solver", lambda: toy_points)
+    monkeypatch.setattr(play_dd, "default_specials", toy_specials)
 
 
 def test_bid_json_report(capsys, toy_dd, tmp_path):

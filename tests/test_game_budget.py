@@ -12,7 +12,7 @@ import pytest
 from binokel_sim import streams
 from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.dealing.dealer import Dealer
-from binokel_sim.evaluation.dd import DEFAULT_BUDGET_NODES
+from binokel_sim.play.dd import DEFAULT_BUDGET_NODES
 from binokel_sim.game import simulate as game
 from binokel_sim.game.cardplay import play_line
 from binokel_sim.games import simulate_games

@@ -8,7 +8,7 @@ from binokel_sim.analyses.bid_levels import levels
 from binokel_sim.analyses.calibration import calibration_table
 from binokel_sim.analyses.tapp_value import summary
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.dd import DEFAULT_BUDGET_NODES, budget_nodes_of, budgeted
+from binokel_sim.play.dd import DEFAULT_BUDGET_NODES, budget_nodes_of, budgeted
 from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.evaluation.formula import Formula
 from binokel_sim.evaluation.study import bounds_of, study_deals

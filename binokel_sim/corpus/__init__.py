@@ -7,6 +7,6 @@ Shipped corpora live in ``data/corpus/<preset>/`` (installed as ``binokel_sim.co
 """
 
 from binokel_sim.corpus.builder import DEFAULT_POLICY, build_corpus, corpus_rows
-from binokel_sim.corpus.manifest import read_manifest, rules_hash
+from binokel_sim.corpus.manifest import read_manifest
 
-__all__ = ["DEFAULT_POLICY", "build_corpus", "corpus_rows", "read_manifest", "rules_hash"]
+__all__ = ["DEFAULT_POLICY", "build_corpus", "corpus_rows", "read_manifest"]

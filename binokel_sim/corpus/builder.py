@@ -44,9 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim import __version__
+from binokel_sim._version import __version__
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.dd import DD, default_specials, melds_batch
+from binokel_sim.play.dd import DD, default_specials, melds_batch
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.candidates import check_policy
@@ -55,7 +55,9 @@ from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .lock import corpus_writer
-from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, rules_hash, solver_version
+from binokel_sim.provenance import KEY_DIGITS, rules_hash
+
+from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, solver_version
 
 DEFAULT_POLICY = "heuristic"
 #: Why the shipped corpora use DEFAULT_POLICY (also written to each manifest).
@@ -132,10 +134,10 @@ def _counting_dd() -> tuple[DD, list[int]]:
 
 
 def _bounded_dd(budget_nodes: int | None, within: int | None = None) -> tuple[DD, list[int]]:
-    """A ``Solver.bounds`` back end within ``budget_nodes`` per solve (:func:`binokel_sim.evaluation.dd.budgeted`),
+    """A ``Solver.bounds`` back end within ``budget_nodes`` per solve (:func:`binokel_sim.play.dd.budgeted`),
     or with ``within`` the ``Solver.within`` query (every total to fewer than ``within`` points, then exact as far
     as the budget allows; None: no budget), counting its search nodes (in ``counter[0]``; Durch checks add theirs)."""
-    from binokel_sim.evaluation.dd import Record, bounded_points
+    from binokel_sim.play.dd import Record, bounded_points
 
     counting, counter = _counting_dd()
     bounds = bounded_points(budget_nodes, counter, within=within)
@@ -216,7 +218,8 @@ def chunk_stats(path: Path, rows: pd.DataFrame) -> dict[str, Any]:
 
 def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: bool) -> dict[str, Any]:
     return {
-        "format": CORPUS_FORMAT, "rules": rules.name, "rules_source": rules.source, "rules_hash": rules_hash(rules),
+        "format": CORPUS_FORMAT, "rules": rules.name, "rules_source": rules.source,
+        "rules_hash": rules_hash(rules, digits=KEY_DIGITS),
         "rules_data": rules.to_dict(), "seed": int(seed), "stream": list(STREAM_STUDY), "policy": policy,
         "policy_note": POLICY_NOTE, "durch_check": durch, "chunk_size": int(chunk_size), "deals": 0,
         "unresolved_fraction": 0.0, "cpu_seconds": 0.0, "nodes": 0, "chunks": [], "builds": [],

@@ -9,9 +9,10 @@ after every chunk, so a killed build leaves a manifest that lists exactly the
 chunk files that are whole.
 
 >>> from binokel_sim.rules import load_rules
->>> h = rules_hash(load_rules("standard"))
->>> len(h), h == rules_hash(load_rules("standard")), h == rules_hash(load_rules("kreuz"))
-(16, True, False)
+>>> from binokel_sim.provenance import KEY_DIGITS, rules_hash
+>>> h = rules_hash(load_rules("standard"), digits=KEY_DIGITS)
+>>> len(h), h == rules_hash(load_rules("kreuz"), digits=KEY_DIGITS)
+(16, False)
 """
 
 from __future__ import annotations
@@ -23,18 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from binokel_sim.errors import InputError, shown
-from binokel_sim.provenance import rules_hash as provenance_hash
+from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import Rules
 from binokel_sim.versions import solver_version  # noqa: F401  (the builder's and the readers' name for it)
 
 MANIFEST = "manifest.json"
 #: Bump when the row layout changes: a reader refuses other formats.
 CORPUS_FORMAT = 1
-
-
-def rules_hash(rules: Rules) -> str:
-    """The rules' content hash (:func:`binokel_sim.provenance.rules_hash`), 16 hex digits."""
-    return provenance_hash(rules)[:16]
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -133,7 +129,7 @@ def shape_problem(m: dict[str, Any]) -> str | None:
 
 def check_rules(manifest: dict[str, Any], rules: Rules, folder: str | os.PathLike) -> None:
     """:class:`InputError` unless the corpus was built with ``rules`` (by content hash)."""
-    want = rules_hash(rules)
+    want = rules_hash(rules, digits=KEY_DIGITS)
     if manifest.get("rules_hash") != want:
         raise InputError(
             f"corpus {os.fspath(folder)} holds rules {manifest.get('rules')!r} (hash {manifest.get('rules_hash')}), "

@@ -31,7 +31,9 @@ import pandas as pd
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules, load_rules
 
-from .manifest import check_rules, file_sha256, read_manifest, rules_hash
+from binokel_sim.provenance import KEY_DIGITS, rules_hash
+
+from .manifest import check_rules, file_sha256, read_manifest
 
 @dataclass
 class Corpus:
@@ -134,7 +136,7 @@ def find_corpus(rules: Rules | str, seed: int | None = None, policy: str | None 
     root = shipped_root()
     if root is None or not root.is_dir():
         return None
-    want = rules_hash(load_rules(rules))
+    want = rules_hash(load_rules(rules), digits=KEY_DIGITS)
     for sub in sorted(p for p in root.iterdir() if (p / "manifest.json").is_file()):
         try:
             m = read_manifest(sub)
@@ -155,7 +157,7 @@ def load_rules_of(c: Corpus) -> Rules:
             r = load_rules(src)
         except (InputError, TypeError):
             continue
-        if rules_hash(r) == m["rules_hash"]:
+        if rules_hash(r, digits=KEY_DIGITS) == m["rules_hash"]:
             return r
     raise InputError(f"corpus {c.path}: its rules {m.get('rules')!r} (hash {m['rules_hash']}) cannot be loaded; "
                      "pass them with --rules")

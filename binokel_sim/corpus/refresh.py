@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim import __version__
+from binokel_sim._version import __version__
 from binokel_sim.contracts import CONTRACT_NAMES
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.deals import EvalSettings, baseline_choices

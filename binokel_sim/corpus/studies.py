@@ -29,7 +29,7 @@ import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES
-from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
+from binokel_sim.play.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
 from binokel_sim.evaluation.study import add_bounds, point_intervals, study_deals
 from binokel_sim.rules import Rules, load_rules
 

@@ -108,7 +108,7 @@ def empty_queries(n: int, seats: int) -> dict[str, np.ndarray]:
 
 
 def queries_of(keep: dict, n: int, seats: int) -> dict[str, np.ndarray]:
-    """The ``q_*`` columns of ``n`` rows from a back end's ``keep`` (:class:`binokel_sim.evaluation.dd.DD`)."""
+    """The ``q_*`` columns of ``n`` rows from a back end's ``keep`` (:class:`binokel_sim.play.dd.DD`)."""
     q = empty_queries(n, seats)
     rows = keep["rows"]
     for col, key in (("q_counts", "counts"), ("q_trump", "trump"), ("q_bonus", "bonus"), ("q_outside", "outside"),
@@ -136,9 +136,9 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
                 points=None) -> RefinePlan | None:
     """How every threshold row gets decided at ``bids`` too (in place, by the plan's ``apply``): a row is
     asked only the bids inside its cell (the others its earlier answers decide); ``None`` when no row needs
-    a question. ``targets``: the threshold back end (:func:`binokel_sim.evaluation.dd.threshold_points`);
+    a question. ``targets``: the threshold back end (:func:`binokel_sim.play.dd.threshold_points`);
     ``points``: an exact one instead (a stand-in)."""
-    from binokel_sim.evaluation.dd import first_leader, points_targets
+    from binokel_sim.play.dd import first_leader, points_targets
     from binokel_sim.runner import Chunk
     from binokel_sim.scoring import round_points, side_mask
 

@@ -20,7 +20,7 @@ from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation import EXACT_EVERY
-from binokel_sim.evaluation.dd import DD, solve_rows
+from binokel_sim.play.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
 from binokel_sim.rng import derive_key

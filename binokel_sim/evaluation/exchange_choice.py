@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
-from binokel_sim.evaluation.dd import DD
+from binokel_sim.play.dd import DD
 from binokel_sim.evaluation.deals import STREAM_INNER, EvalSettings, inner_deals, resolve_settings
 from binokel_sim.exchange.candidates import Candidate, pool_of
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose

@@ -146,9 +146,9 @@ def read_estimate_error(key: str, path: str | Path) -> EstimateError | None:
 
 def estimate_error(rules: Rules) -> EstimateError | None:
     """The fitted error of the policy's estimate under ``rules`` (by content hash), or None."""
-    from binokel_sim.provenance import rules_hash
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-    return _cached(rules_hash(rules)[:16])
+    return _cached(rules_hash(rules, digits=KEY_DIGITS))
 
 
 #: How a caller names the error model: a model, None (face value) or ``"fitted"`` (the rules' own).

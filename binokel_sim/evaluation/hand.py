@@ -35,7 +35,7 @@ from binokel_sim.contracts import CONTRACT_NAMES
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.evaluation import checked
 from binokel_sim.evaluation.deals import EvalSettings, baseline_choices, resolve_settings
-from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DD
+from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
@@ -165,7 +165,7 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     is a shorthand, default :data:`DEFAULT_POLICY`; both and different: an error). ``predealt``
     fixes other seats' hands or the Tapp (``{1: "...", "tapp": "..."}``), e.g. to check the
     evaluation of one known deal. ``dd`` replaces the double-dummy back end (see
-    :class:`binokel_sim.evaluation.dd.DD`). ``scale``: worker threads and progress bar; a
+    :class:`binokel_sim.play.dd.DD`). ``scale``: worker threads and progress bar; a
     checkpoint or a scheduler is refused in one line (the chunks close over this hand's arrays).
     ``progress(done, total)`` is called after each block of samples. ``se``: stop once P(make)
     at the safe bid is known to +-``se`` (checked every ``STOP_EVERY`` samples, at least

@@ -22,7 +22,7 @@ import numpy as np
 from binokel_sim.cards import CARD_POINTS
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation import checked
-from binokel_sim.evaluation.dd import (BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted,
+from binokel_sim.play.dd import (BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted,
                                        threshold_points)
 from binokel_sim.evaluation.deals import STREAM_DEALS, EvalSettings, deal_counts, play_deals
 from binokel_sim.rules import Rules

@@ -1,7 +1,7 @@
 """The instant tier of ``binokel bid``: the bid ladder from a model fitted on a corpus, in well under a second.
 
 The model, per rule set (looked up by the rules' content hash,
-:func:`binokel_sim.corpus.manifest.rules_hash`): a least-squares line of the soloist's
+:func:`binokel_sim.provenance.rules_hash`, as the corpus's manifest keys it): a least-squares line of the soloist's
 double-dummy total on the hand's countable features
 (:mod:`binokel_sim.evaluation.features`) and the seat, plus the corpus's residual
 pairs -- (total - line, the soloist's own estimate - line, took a trick) of every
@@ -218,7 +218,7 @@ class InstantModel:
 def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1) -> InstantModel:
     """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``; ``seed``
     draws the open totals of a budgeted corpus inside their intervals (see the module docstring)."""
-    from binokel_sim.corpus.manifest import rules_hash
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
     from binokel_sim.evaluation.study import row_bounds
 
     trump = df["code"].to_numpy() < 4
@@ -249,7 +249,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
             "special_share": float(1 - trump.mean()), "residual_sd": sd,
             **({"fit": "censored normal (maximum likelihood on the proven intervals), open totals drawn inside"
                        f" them with seed {seed}"} if budgeted else {})}
-    return InstantModel(rules_hash=rules_hash(rules), rules=rules.name, intercept=float(beta[0]),
+    return InstantModel(rules_hash=rules_hash(rules, digits=KEY_DIGITS), rules=rules.name, intercept=float(beta[0]),
                         coef=[float(b) for b in beta[1:1 + len(FEATURES)]],
                         seat=[0.0] + [float(b) for b in beta[1 + len(FEATURES):]], residuals=res.tolist(),
                         tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
@@ -295,14 +295,12 @@ def impute(mu: np.ndarray, sd: float, lo: np.ndarray, hi: np.ndarray, rng: np.ra
 
 def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
     """The fitted model for ``rules`` (by content hash), or None when none was fitted."""
-    from binokel_sim.provenance import rules_hash
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
     p = Path(path) if path else MODEL_FILE
     if not p.is_file():
         return None
-    # The corpus manifest's key (corpus.manifest.rules_hash: the first 16 digits), without importing the corpus
-    # package, whose builder pulls in the study code: ``binokel bid``'s start-up time (tests check they agree).
-    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules)[:16])
+    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
     return InstantModel(**d) if d else None
 
 

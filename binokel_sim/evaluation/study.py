@@ -9,13 +9,13 @@ outcome of the exchange policy and of the no-Tapp baseline (:func:`play_deals`).
 
 Which query (issue #11): the studies report means (Tapp value, mean totals) and P(make) at
 every bid of the ladder from one row per deal, so each deal asks the value itself -- exact
-below 48 cards, ``bounds`` within a node budget at 48 cards (:func:`binokel_sim.evaluation.dd.budgeted`).
+below 48 cards, ``bounds`` within a node budget at 48 cards (:func:`binokel_sim.play.dd.budgeted`).
 Then ``value``/``result``/``base_result`` are proven lower bounds, ``value_hi``/``result_hi``/
 ``base_result_hi`` the upper ones, ``tapp_value_lo``/``tapp_value_hi`` the Tapp value's range and
 ``exact`` says whether the deal was resolved; :func:`bounds_of` reads them (exact when absent).
 
 >>> import numpy as np
->>> from binokel_sim.evaluation.dd import DD, budgeted
+>>> from binokel_sim.play.dd import DD, budgeted
 >>> df = study_deals("standard", 6, seed=1, policy="melds",
 ...                  dd=DD(points=lambda c, *a: np.full(len(c), 100, np.int32), specials=lambda: lambda *a: False))
 >>> df["soloist"].tolist(), bool((df["melds_tapp_value"] >= 0).all())
@@ -35,7 +35,7 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.evaluation.deals import EvalSettings, deal_counts, play_deals
-from binokel_sim.evaluation.dd import DD, budgeted
+from binokel_sim.play.dd import DD, budgeted
 from binokel_sim.exchange.policy import build_candidates
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.melds.scorer import totals_by_trump
@@ -197,7 +197,7 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
 
     ``baseline=False`` skips the no-Tapp play (the formula and calibration do not need it).
     ``solve_budget``: nodes per deal for ``Solver.bounds`` (None: exact below 48 cards, else
-    :data:`~binokel_sim.evaluation.dd.DEFAULT_BUDGET_NODES`; see the module docstring).
+    :data:`~binokel_sim.play.dd.DEFAULT_BUDGET_NODES`; see the module docstring).
     ``solve_within``: the ``Solver.within`` query (every total to fewer than that many points first).
     ``start``: skip the first deals (e.g. those a corpus already holds); rows do not depend on it.
     ``scale`` (a :class:`binokel_sim.runner.Scale`): workers, progress, checkpoint, scheduler;

@@ -19,11 +19,13 @@ takes any layout) returns three pandas DataFrames:
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from binokel_sim._version import __version__
 from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import DEAL_COLUMNS, MAX_DEALS, ceiling_name, play_budget, simulate_game
@@ -75,10 +77,6 @@ def simulate_auction_games(rules: Rules | str | os.PathLike[str], games: int, se
     """
     rules = as_rules(rules)
     rules.require_auction("auction games")
-    import time
-
-    from binokel_sim import __version__
-
     job = games_job(rules, games, seed, max_deals, solve_budget)
     t0 = time.perf_counter()
     parts = job.run(scale or Scale(), desc="games")

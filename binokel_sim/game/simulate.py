@@ -52,7 +52,7 @@ import numpy as np
 
 from binokel_sim.cards import SUITS, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
-from binokel_sim.evaluation.dd import first_leader
+from binokel_sim.play.dd import first_leader
 from binokel_sim import streams
 from binokel_sim.contracts import DURCH_CODE
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
@@ -222,13 +222,13 @@ class _Outcome:
 
 def play_budget(rules: Rules, budget_nodes: int | None = None) -> int | None:
     """Node budget of one deal's solve: ``budget_nodes`` if given, else the studies' default at 48 cards
-    (:data:`~binokel_sim.evaluation.dd.DEFAULT_BUDGET_NODES`), else None (exact).
+    (:data:`~binokel_sim.play.dd.DEFAULT_BUDGET_NODES`), else None (exact).
 
     >>> from binokel_sim.rules import load_rules
     >>> play_budget(load_rules("standard")), play_budget(load_rules("standard-48")), play_budget(load_rules("standard"), 9)
     (None, 35000000, 9)
     """
-    from binokel_sim.evaluation.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
+    from binokel_sim.play.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
 
     if budget_nodes is not None:
         return int(budget_nodes)
@@ -283,7 +283,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
         took = any(line.seat_tricks[s] > 0 for s in side)
         out = _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took, predicted)
         if window is not None and budget_nodes is not None:
-            # The side's total at the window's ends (evaluation.dd's formula: discards + value, rounded, plus
+            # The side's total at the window's ends (play.dd's formula: discards + value, rounded, plus
             # melds that need no trick); resolved when both ends give the same total.
             free = 0 if rules.scoring.melds_need_trick else sum(melds[s] for s in side)
             out.total_lo, out.total_hi = (int(round_points(best.discard_points + v, rules)) + free for v in window)

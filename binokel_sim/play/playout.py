@@ -44,7 +44,7 @@ def play_out(state: PlayState, players: Sequence[Player]) -> PlayState:
 def side_total(rules: Rules, state: PlayState, discard_points: int) -> tuple[int, bool]:
     """(the soloist's side's total, whether it took a trick) after ``state``'s tricks: discards + card points of
     its tricks (the last-trick bonus included), rounded where the rules round (§7), + the melds of its seats
-    -- of those that took a trick where melds need one. As :func:`binokel_sim.evaluation.dd.solve_rows` counts."""
+    -- of those that took a trick where melds need one. As :func:`binokel_sim.play.dd.solve_rows` counts."""
     r = state.record()
     pts = sum(r.points[s] for s in state.side)
     melds = sum(state.melds[s] for s in state.side if s in r.won or not rules.scoring.melds_need_trick)

@@ -23,9 +23,10 @@ import time
 import numpy as np
 import pandas as pd
 
+from binokel_sim._version import __version__
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
-from binokel_sim.game.results import mean_row, rate_row
+from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.runner import Chunk, Job, Scale
 
 GAMES_PER_CHUNK = 4
@@ -44,8 +45,6 @@ def twohand_chunk(job: Job, chunk: Chunk) -> list[dict]:
 def simulate_twohand_games(rules: Rules, games: int, seed: int = 1, scale: Scale | None = None,
                            max_deals: int = 400):
     """Simulate ``games`` whole two-hand games; numbers depend only on (rules, seed, games)."""
-    from binokel_sim import __version__
-    from binokel_sim.game.results import GameResults
 
     if rules.layout.kind != "talon":
         raise InputError(f"rules {rules.name!r}: layout {rules.layout.name!r} is not a two-hand (talon) layout")
