@@ -28,7 +28,7 @@ fails a bid its open-card total makes (the highest such bid).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -106,7 +106,7 @@ def _play(rules: Rules, state: PlayState, seed: int, deal: int, gs: GapSettings,
 def gap_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
     """One chunk of :func:`play_gap` (a :class:`~binokel_sim.runner.Job` chunk function, top level so it pickles)."""
     rules, seed = job.rules, job.seed
-    gs = GapSettings(**job.params["settings"]).check()
+    gs: GapSettings = job.params.check()
     df, hands, tapp = deal_frame(rules, seed, chunk)
     idx, seats = df["deal"].to_numpy(), df["soloist"].to_numpy()
     n = chunk.size
@@ -117,11 +117,11 @@ def gap_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
         sel = np.nonzero(seats == s)[0]
         if sel.size:
             parts = play_deals(rules, s, hands[sel], tapp[sel], seed, EvalSettings(policy=gs.policy).check(),
-                               idx[sel], None, None, baseline=False, durch_check=False)
-            kept[sel] = parts["kept"]
-            took[sel] = parts["took"]
+                               idx[sel], baseline=False, durch_check=False)
+            kept[sel] = parts.kept
+            took[sel] = parts.took
             for k in cols:
-                cols[k][sel] = parts[k]
+                cols[k][sel] = getattr(parts, k)
     out = df[["deal", "soloist", "melds", "melds_tapp_value"]].copy()
     out["contract"] = [CONTRACT_NAMES[c] for c in cols["code"]]
     out["discard_points"] = cols["discard_points"]
@@ -155,7 +155,7 @@ def play_gap(rules: Rules | str, deals: int, seed: int = 1, settings: GapSetting
     rules = check_rules(as_rules(rules))
     gs = (settings or GapSettings()).check()
     job = Job("play-gap", gap_chunk, n=deals, seed=seed, rules=rules, chunk_size=chunk_size,
-              params={"settings": asdict(gs)})
+              params=gs)
     return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
 
 

@@ -9,11 +9,11 @@ wall time says little); deals/hour = 3600 / CPU s per deal for one core.
 
     .venv/bin/python benchmarks/bench_corpus.py --rules standard --deals 30 > bench_corpus.json
 
-With ``--old COMMIT`` (default 5462fde, the first commit after the corpus issue was filed): the
-study deals of that commit on the same deals, in a child process of the same run
-(:class:`old_solver.OldStudy`) -- the issue's "today's per-deal cost" (1.3 s of CPU then,
-2 700 deals per hour on one core), measured now, so the speed-up and the throughput against
-it do not depend on how fast the shared machine runs this hour.
+With ``--old COMMIT`` (default :data:`old_solver.BASELINE`, the first commit after the
+corpus issue was filed): the study deals of that commit on the same deals, in a child
+process of the same run (:class:`old_solver.OldStudy`) -- the issue's "today's per-deal
+cost", measured now, so the speed-up and the throughput against it do not depend on how
+fast the shared machine runs this hour.
 
 With ``--build N``: also a real build on ``--workers`` threads -- a copy of the shipped
 corpus of the rules extended by N deals (``build_corpus``, as ``binokel corpus build``
@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from old_solver import OldStudy
+from old_solver import BASELINE, OldStudy
 
 from binokel_sim.corpus.builder import corpus_rows
 from binokel_sim.evaluation.study import study_deals
@@ -106,7 +106,7 @@ def main() -> None:
     ap.add_argument("--policies", default="heuristic,melds")
     ap.add_argument("--build", type=int, default=0, help="Deals of a real build extending the shipped corpus.")
     ap.add_argument("--workers", type=int, default=2, help="Worker threads of the real build.")
-    ap.add_argument("--old", default="5462fde", help="Commit of the issue-time study deal ('' skips it).")
+    ap.add_argument("--old", default=BASELINE, help="Commit of the issue-time study deal ('' skips it).")
     a = ap.parse_args()
     rules = load_rules(a.rules)
     chunk = Chunk(0, a.start, a.start + a.deals)

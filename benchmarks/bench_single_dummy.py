@@ -40,7 +40,7 @@ def deal_state(rules, seed: int, i: int) -> PlayState | None:
     s = i % rules.n_seats
     out = play_deals(rules, s, hands, tapp, seed, EvalSettings(policy="heuristic"), np.array([i]), baseline=False,
                      durch_check=False)
-    code, kept = int(out["code"][0]), out["kept"][0]
+    code, kept = int(out.code[0]), out.kept[0]
     if code > 3:
         return None
     h = hands[0].copy()

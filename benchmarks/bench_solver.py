@@ -2,7 +2,7 @@
 
 On the same seeded ``standard`` deals (random trump, forehand leads, random soloist), deal
 by deal and interleaved: the exact value by the solver of an older commit (``--old``,
-default 5462fde, run in a child process: :mod:`old_solver`) and by this one; then this
+default :data:`old_solver.BASELINE`, run in a child process: :mod:`old_solver`) and by this one; then this
 one's cheaper queries, each on a fresh table: ``at_least`` at the value -30/-10/+10/+30,
 the 10-point ``grid`` over all points (the bid ladder: with melds and bids multiples of
 10, it decides every bid 150..500 whatever the melds), and the same scaling series for
@@ -36,7 +36,7 @@ from binokel_sim.rules import load_rules
 from binokel_sim.play.solver import Position, Solver
 from binokel_sim.play.solver.table import bits_for
 
-from old_solver import OldSolver
+from old_solver import BASELINE, OldSolver
 
 
 def _summary(values: list[float]) -> dict[str, float]:
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=200, help="standard deals for the query comparison")
     ap.add_argument("--dds-deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--old", default="5462fde", help="Commit of the solver to compare against ('' skips it).")
+    ap.add_argument("--old", default=BASELINE, help="Commit of the solver to compare against ('' skips it).")
     ap.add_argument("--layouts", default="four-solo,kreuz", help="Other layouts: exact and threshold at the value.")
     ap.add_argument("--time-limit", type=float, default=600.0, help="Stop an other layout after this many seconds.")
     ap.add_argument("--scaling", default="6,8,10,12",

@@ -10,7 +10,7 @@ games through the runner with ``--workers`` (the target: 10000 games in 5 minute
 
     .venv/bin/python benchmarks/bench_twohand.py --deals 200 --games 100 --workers 2 > bench-twohand.json
 
-``--endgames-only --solver two-seat|generic`` times one solver alone (for ``farm-bench --vs``);
+``--endgames-only --solver two-seat|generic`` times one solver alone (to compare the two by their CPU time);
 ``--claims GAMES`` measures the endgames of deals claimed during the talon phase.
 """
 

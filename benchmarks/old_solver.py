@@ -13,11 +13,11 @@ request per line, so a benchmark can time old and new code on the same work, int
 * :class:`OldStudy`: that commit's study deals (exchange, the contract's double-dummy
   value, the Tapp-unseen baseline: what ``odds tapp`` paid per deal) for a range of deals,
   timed in CPU seconds of the child. Written for the commit the corpus issue measured
-  "today's study deal" on (5462fde, the first commit after it was filed: 1.3 s of CPU).
+  "today's study deal" on (:data:`BASELINE`, the first commit after it was filed).
 
-    with OldSolver("5462fde") as old:
+    with OldSolver(BASELINE) as old:
         value, seconds, nodes = old.exact(pos)
-    with OldStudy("5462fde") as old:
+    with OldStudy(BASELINE) as old:
         cpu_seconds, values = old.deals("standard", 1, 100000, 100012)
 """
 
@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+#: The commit the corpus issue measured "today's study deal" on: the benchmarks' default ``--old``.
+BASELINE = "5462fde"
 
 _SOLVER_CHILD = r"""
 import json, sys, time

@@ -33,7 +33,7 @@ import json
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from binokel_sim._version import __version__
@@ -183,9 +183,12 @@ def check_scheduler(address: str) -> str:
 
 
 def _canonical(obj: Any) -> Any:
-    """A JSON-ready form of job parameters (tuples as lists, numpy scalars as numbers)."""
+    """A JSON-ready form of job parameters (tuples as lists, numpy scalars as numbers; a dataclass as the
+    mapping of its fields, those at None left out, so an option that is not set leaves the key as before it existed)."""
     import numpy as np
 
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return _canonical({k: v for k, v in asdict(obj).items() if v is not None})
     if isinstance(obj, Mapping):
         return {str(k): _canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
     if isinstance(obj, (list, tuple)):
@@ -205,8 +208,9 @@ class Job:
 
     ``fn`` must be a top-level function (so it pickles for Dask and for another
     process), deterministic in (``job.seed``, ``job.rules``, ``job.params``,
-    ``chunk.start``, ``chunk.stop``). ``params`` hold plain values (numbers, strings,
-    lists, dicts): they are part of the checkpoint key. ``chunk_size`` is fixed by
+    ``chunk.start``, ``chunk.stop``). ``params``: the job kind's parameters, a frozen
+    dataclass of plain values (numbers, strings, tuples, dataclasses), or a mapping of them;
+    they are part of the checkpoint key. ``chunk_size`` is fixed by
     the job, never by the worker count.
     """
 
@@ -215,7 +219,7 @@ class Job:
     n: int
     seed: int
     rules: Any = None
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Any = field(default_factory=dict)
     chunk_size: int = 10_000
 
     def __post_init__(self) -> None:
@@ -233,7 +237,7 @@ class Job:
         rules = self.rules.to_dict() if hasattr(self.rules, "to_dict") else _canonical(self.rules)
         return {
             "job": self.name,
-            "params": _canonical(dict(self.params)),
+            "params": _canonical(self.params),
             "rules": rules,
             "seed": int(self.seed),
             "chunk_size": int(self.chunk_size),

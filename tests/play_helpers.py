@@ -19,11 +19,11 @@ def study_state(preset: str, deal: int, seed: int = 1):
     s = deal % r.n_seats
     out = play_deals(r, s, hands, tapp, seed, EvalSettings(policy="heuristic"), np.array([deal]), baseline=False,
                      durch_check=False)
-    code = int(out["code"][0])
+    code = int(out.code[0])
     assert code < 4, "a trump contract"
-    kept = out["kept"][0]
+    kept = out.kept[0]
     h = hands[0].copy()
     h[s] = kept
     state = PlayState.start(r, h, hands[0, s] + tapp[0] - kept, tapp[0], code, s)
-    return r, state, {"open": int(out["value"][0]), "took": bool(out["took"][0]),
-                      "discard_points": int(out["discard_points"][0]), "code": code}
+    return r, state, {"open": int(out.value[0]), "took": bool(out.took[0]),
+                      "discard_points": int(out.discard_points[0]), "code": code}

@@ -37,6 +37,7 @@ import itertools
 import os
 import threading
 import time
+from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
@@ -164,8 +165,8 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
         dd, counter = _bounded_dd(solve_budget, solve_within) if budgeted else _counting_dd()
         t0 = time.thread_time()
         seat = int(idx[i] % rules.n_seats)
-        parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], None, dd, True,
-                           durch_check=durch)
+        parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], dd=dd,
+                           durch_check=durch).columns()
         if dd.record is not None:  # the upper bounds, found by the arrays play_deals returned
             parts = {**parts, "value_hi": dd.record.hi_of(parts["value"]),
                      "base_value_hi": dd.record.hi_of(parts["base_value"])}
@@ -201,12 +202,23 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
     return df
 
 
+@dataclass(frozen=True)
+class CorpusParams:
+    """The parameters of a ``corpus`` job: the exchange policy, the first deal (``offset``), the Durch check,
+    the node budget per solve or the ``within`` query's step (None: not used)."""
+
+    policy: str
+    offset: int
+    durch: bool
+    solve_budget: int | None = None
+    solve_within: int | None = None
+
+
 def corpus_job_chunk(job: Job, chunk: Chunk) -> pd.DataFrame:
-    """:func:`corpus_rows` as a :class:`~binokel_sim.runner.Job` calls it (``params['offset']`` shifts the range)."""
-    off = int(job.params["offset"])
-    c = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
-    return corpus_rows(job.rules, job.seed, str(job.params["policy"]), c, bool(job.params["durch"]),
-                       job.params.get("solve_budget"), job.params.get("solve_within"))
+    """:func:`corpus_rows` as a :class:`~binokel_sim.runner.Job` calls it (``params.offset`` shifts the range)."""
+    p: CorpusParams = job.params
+    c = Chunk(chunk.index, chunk.start + p.offset, chunk.stop + p.offset)
+    return corpus_rows(job.rules, job.seed, p.policy, c, p.durch, p.solve_budget, p.solve_within)
 
 
 def chunk_stats(path: Path, rows: pd.DataFrame) -> dict[str, Any]:
@@ -361,9 +373,9 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
         _summarise(m)
         write_json(m, folder / MANIFEST)
         jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
-                    params={"policy": m["policy"], "offset": start, "durch": bool(m["durch_check"]),
-                            **({"solve_budget": int(solve_budget)} if solve_budget is not None else {}),
-                            **({"solve_within": int(solve_within)} if solve_within is not None else {})})
+                    params=CorpusParams(m["policy"], start, bool(m["durch_check"]),
+                                        None if solve_budget is None else int(solve_budget),
+                                        None if solve_within is None else int(solve_within)))
                 for _, start, stop in todo]
         try:
             results = run_jobs(jobs, scale or Scale(), "deals", on_result=collect)

@@ -10,7 +10,7 @@ studies: :func:`play_deals` takes dealt hands and returns per-deal arrays (the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -105,6 +105,29 @@ def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: E
     return cs.code[rows, ch.index], cs.measure[rows, ch.index]
 
 
+@dataclass(frozen=True, eq=False)
+class PlayedDeals:
+    """What :func:`play_deals` returns: per deal (n of them), the exchange and its double-dummy outcome."""
+
+    value: np.ndarray  #: int64[n]: the soloist's side's total; a Durch or Bettel: 1 made, 0 not
+    took: np.ndarray  #: bool[n]: the side took a trick
+    code: np.ndarray  #: int64[n]: the contract chosen (0..3 trump, 4 Durch, 5 Bettel)
+    special_made: np.ndarray  #: bool[n]: a Durch or Bettel made
+    subjective: np.ndarray  #: the soloist's own estimate of the total, per inner deal
+    subjective_took: np.ndarray  #: ... and of taking a trick
+    discard_points: np.ndarray  #: int64[n]: card points laid away
+    result: np.ndarray  #: int64[n]: the deal's result for the Tapp's worth (a special's score)
+    base_result: np.ndarray  #: int64[n]: the no-Tapp baseline's (``result`` when it was not played)
+    durch: np.ndarray  #: bool[n]: a makeable Durch (all False without the Durch check)
+    kept: np.ndarray  #: uint8[n, 24]: the soloist's cards after the exchange
+    base_code: np.ndarray  #: int64[n]: the baseline's contract
+    base_value: np.ndarray  #: int64[n]: the baseline's total (``value`` when it was not played)
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The arrays by name, for code that gathers or extends them as a table's columns."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:
     # Durch / Bettel rows are solved by the solver's queries: value 1 = made.
     return ~is_trump(code) & (value > 0)
@@ -120,17 +143,13 @@ def _result(rules: Rules, code: np.ndarray, value: np.ndarray, made: np.ndarray)
 
 
 def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, seed: int, st: EvalSettings,
-               views: np.ndarray, base: tuple[np.ndarray, np.ndarray] | None = None,
-               dd: DD | None = None, baseline: bool = True, durch_check: bool = True) -> dict[str, np.ndarray]:
+               views: np.ndarray, *, base: tuple[np.ndarray, np.ndarray] | None = None,
+               dd: DD | None = None, baseline: bool = True, durch_check: bool = True) -> PlayedDeals:
     """Exchange, double-dummy play and baseline for deals numbered ``views`` (``hands`` uint8[n, seats, 24]).
 
     ``seat`` is the soloist. ``base``: the no-Tapp contract per deal (code, measure);
     None: chosen per deal from its hand (:func:`baseline_choices`, ``st.inner`` deals).
-    Returns per-deal arrays: ``value``/``took`` (total and a trick; 1/0 for specials),
-    ``code`` (contract), ``special_made``, ``subjective*`` (the soloist's own estimate),
-    ``result``/``base_result`` (for the Tapp value; ``baseline=False`` skips that solve
-    and leaves ``base_result`` equal to ``result``), ``durch`` (a makeable Durch; all False
-    with ``durch_check=False``).
+    ``baseline=False`` skips the baseline's solve; ``durch_check=False`` the makeable-Durch one.
     """
     n = hands.shape[0]
     mine = np.ascontiguousarray(hands[:, seat, :])
@@ -164,7 +183,7 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
             dv, _ = solve_rows(rules, seat, cs.kept[try_, j], cs.code[try_, j], cs.disc_points[try_, j], hands[try_],
                                dd)
             durch[try_] = dv > 0
-    return dict(
+    return PlayedDeals(
         value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
         subjective_took=ch.subjective_took, discard_points=disc_pts,
         result=result, base_result=base_result, durch=durch, kept=kept,

@@ -49,11 +49,11 @@ def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: Eva
     fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
     views = np.arange(chunk.start, chunk.stop)
     if at_bids is None:
-        return play_deals(rules, seat, hands, tapp, seed, st, views, fixed, dd)
+        return play_deals(rules, seat, hands, tapp, seed, st, views, base=fixed, dd=dd).columns()
     sel = (views % st.exact_every == 0) == exact
     back = _exact_backend(rules, st, dd) if exact else _threshold_backend(rules, st, dd, at_bids)
-    parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], (fixed[0][sel], fixed[1][sel]),
-                       back, exact)
+    parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], base=(fixed[0][sel], fixed[1][sel]),
+                       dd=back, baseline=exact).columns()
     m = parts["value"].shape[0]
     parts["value_hi"] = parts["value"] if back is None or back.record is None else back.record.hi_of(parts["value"])
     parts.update(checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep

@@ -25,7 +25,7 @@ Then ``value``/``result``/``base_result`` are proven lower bounds, ``value_hi``/
 from __future__ import annotations
 
 import os
-from dataclasses import asdict
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -173,8 +173,8 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
                 continue
             # Views are numbered by deal index, so inner draws do not depend on the chunking.
             # No Durch check: no study reads it, and near-Durch queries are the solver's slowest.
-            parts = play_deals(rules, s, hands[sel], tapp[sel], seed, st, idx[sel], None, dd, baseline,
-                               durch_check=False)
+            parts = play_deals(rules, s, hands[sel], tapp[sel], seed, st, idx[sel], dd=dd, baseline=baseline,
+                               durch_check=False).columns()
             for k, v in parts.items():
                 if k not in cols:
                     cols[k] = np.zeros((chunk.size, *v.shape[1:]), dtype=v.dtype)
@@ -209,13 +209,9 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
     rules.require_auction("study deals (Tapp, bids)")
     st = (settings or EvalSettings(policy=policy)).check()
     if dd is None:
-        params = {"settings": asdict(st), "play": play, "stream": list(stream), "baseline": baseline}
-        if solve_budget is not None:  # only when given: the default keeps earlier jobs' params (checkpoints)
-            params["solve_budget"] = solve_budget
-        if solve_within is not None:
-            params["solve_within"] = solve_within
+        params = StudyParams(st, play, tuple(stream), baseline, solve_budget, solve_within, start or None)
         job = Job("study-deals", study_job_chunk, n=deals - start, seed=seed, rules=rules, chunk_size=chunk_size,
-                  params={**params, "start": start} if start else params)
+                  params=params)
         return pd.concat(job.run(scale, desc="deals"), ignore_index=True)
     chunks = [Chunk(c.index, c.start + start, c.stop + start) for c in chunk_ranges(deals - start, chunk_size)]
     frames = run_local_chunks(lambda c: study_chunk(rules, seed, st, c, play, dd, stream, baseline, solve_budget,
@@ -224,14 +220,26 @@ def study_deals(rules: Rules | str | os.PathLike[str], deals: int, seed: int = 1
     return pd.concat(frames, ignore_index=True)
 
 
+@dataclass(frozen=True)
+class StudyParams:
+    """The parameters of a ``study-deals`` job (see :func:`study_deals`); ``start``: the first deal (None: 0)."""
+
+    settings: EvalSettings
+    play: bool
+    stream: tuple[int, ...]
+    baseline: bool
+    solve_budget: int | None = None
+    solve_within: int | None = None
+    start: int | None = None
+
+
 def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
     """:func:`study_chunk` as a :class:`~binokel_sim.runner.Job` calls it (top-level, so it pickles for Dask)."""
-    p = job.params
-    st = EvalSettings(**p["settings"]).check()
-    off = int(p.get("start", 0))
+    p: StudyParams = job.params
+    off = p.start or 0
     chunk = Chunk(chunk.index, chunk.start + off, chunk.stop + off)
-    return study_chunk(job.rules, job.seed, st, chunk, bool(p["play"]), None, tuple(p["stream"]), bool(p["baseline"]),
-                       p.get("solve_budget"), p.get("solve_within"))
+    return study_chunk(job.rules, job.seed, p.settings.check(), chunk, p.play, None, p.stream, p.baseline,
+                       p.solve_budget, p.solve_within)
 
 
 def parts_of(df: pd.DataFrame) -> dict[str, np.ndarray]:

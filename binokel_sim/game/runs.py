@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,17 @@ from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import SURRENDER, TRUMP
 from binokel_sim.runner import Chunk, Job, Scale
 
+@dataclass(frozen=True)
+class GamesParams:
+    """The parameters of a ``games`` job: deals per game at most, the bid ceiling's name, the exchange,
+    search nodes per deal (None: exact)."""
+
+    max_deals: int
+    ceiling: str
+    exchange: str = "heuristic"
+    solve_budget: int | None = None
+
+
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
 GAMES_PER_CHUNK = 2
 
@@ -45,8 +57,8 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
     games: list[dict] = []
     deals: list[dict] = []
     for g in range(chunk.start, chunk.stop):
-        rec = simulate_game(job.rules, job.seed, g, solver, max_deals=int(job.params["max_deals"]),
-                            budget_nodes=job.params.get("solve_budget"))
+        rec = simulate_game(job.rules, job.seed, g, solver, max_deals=job.params.max_deals,
+                            budget_nodes=job.params.solve_budget)
         games.append(rec.row(job.rules))
         deals.extend(d.row() for d in rec.records)
     return games, deals
@@ -60,10 +72,7 @@ def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, s
         raise InputError(f"max_deals: expected a positive integer, got {max_deals}")
     if solve_budget is not None and solve_budget < 1:
         raise InputError(f"--solve-budget: expected a positive node count, got {solve_budget}")
-    params: dict = {"max_deals": int(max_deals), "ceiling": ceiling_name(rules), "exchange": "heuristic"}
-    budget = play_budget(rules, solve_budget)
-    if budget is not None:  # only with a budget: exact runs keep their params (and checkpoints)
-        params["solve_budget"] = budget
+    params = GamesParams(int(max_deals), ceiling_name(rules), solve_budget=play_budget(rules, solve_budget))
     return Job("games", games_chunk, n=int(games), seed=seed, rules=rules, params=params, chunk_size=GAMES_PER_CHUNK)
 
 
@@ -92,10 +101,10 @@ def simulate_auction_games(rules: Rules | str | os.PathLike[str], games: int, se
     prov = {
         "version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed, "games": int(games),
         "deals": int(len(ddf)), "max_deals": max_deals, "ceiling": ceiling_name(rules), "exchange": "heuristic",
-        "play": "double-dummy", "solve_budget_nodes": job.params.get("solve_budget"),
+        "play": "double-dummy", "solve_budget_nodes": job.params.solve_budget,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    return GameResults(gdf, ddf, summarise(rules, gdf, ddf, budgeted="solve_budget" in job.params), prov)
+    return GameResults(gdf, ddf, summarise(rules, gdf, ddf, budgeted=job.params.solve_budget is not None), prov)
 
 
 

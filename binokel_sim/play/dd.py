@@ -50,7 +50,8 @@ Bounds = Callable[..., tuple[np.ndarray, np.ndarray]]
 #: Decks of this many cards (15-trick three-player, 11-card four-player deals) are solved within a budget.
 BUDGET_MIN_CARDS = 48
 #: Default node budget per solve: ~10 s of CPU for a 48-card ``bounds`` search on the 2-core reference
-#: machine (3.5 M nodes per CPU second measured, README Performance). Nodes, not seconds: same seed, same numbers.
+#: machine (3.5 M nodes per CPU second: the documentation's Performance page). Nodes, not seconds: same seed,
+#: same numbers.
 DEFAULT_BUDGET_NODES = 35_000_000
 #: ``--solve-budget 10s`` is converted to nodes at this rate (the reference machine's), so it stays reproducible.
 NODES_PER_SECOND = 3_500_000

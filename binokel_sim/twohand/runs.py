@@ -19,6 +19,7 @@ the last deal (where the claim rule, or else the higher total, decided).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -32,13 +33,22 @@ from binokel_sim.runner import Chunk, Job, Scale
 GAMES_PER_CHUNK = 4
 
 
+@dataclass(frozen=True)
+class TwoHandParams:
+    """The parameters of a ``twohand-games`` job: deals per game at most, the talon and endgame players."""
+
+    max_deals: int
+    talon: str = "heuristic"
+    endgame: str = "exact"
+
+
 def twohand_chunk(job: Job, chunk: Chunk) -> list[dict]:
     """Games ``chunk.start .. chunk.stop - 1`` (each a dict, see :func:`.games.simulate_twohand_game`)."""
     from binokel_sim.twohand.games import simulate_twohand_game
     from binokel_sim.twohand.search import TwoSeatSearch
 
     search = TwoSeatSearch()
-    return [simulate_twohand_game(job.rules, job.seed, g, search, int(job.params["max_deals"]))
+    return [simulate_twohand_game(job.rules, job.seed, g, search, job.params.max_deals)
             for g in range(chunk.start, chunk.stop)]
 
 
@@ -51,7 +61,7 @@ def simulate_twohand_games(rules: Rules, games: int, seed: int = 1, scale: Scale
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise InputError(f"--games: expected a non-negative integer, got {games!r}")
     job = Job("twohand-games", twohand_chunk, n=int(games), seed=seed, rules=rules,
-              params={"max_deals": int(max_deals), "talon": "heuristic", "endgame": "exact"},
+              params=TwoHandParams(int(max_deals)),
               chunk_size=GAMES_PER_CHUNK)
     t0 = time.perf_counter()
     recs = [g for part in job.run(scale or Scale(), desc="games") for g in part]

@@ -84,8 +84,8 @@ def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
 
     Rules of thumb, after the table's move ``first``: no history counts, and killer moves only
     for the defenders while ``cfg[C_KILL]`` is set -- the exact driver's low tests, where a side
-    that wins (almost) no trick must be refuted (why, with the measurements: the package's design
-    notes, *Move ordering*).
+    that wins (almost) no trick must be refuted (why, with the measurements: the documentation's
+    Solver page, *Move ordering*).
     """
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]

@@ -13,13 +13,11 @@ twins of one relative key (a row: a 64-bit signature of the relative key, the me
 of :mod:`.table`, the types in play; 24 bytes, a bucket of eight is three cache lines, which
 the search prefetches for the next trick starts as it does the main table's line), and a
 probe intersects the bounds of every twin, each widened by its ``D``. (Rows holding the
-four key words, 48 bytes, made a probe read six lines: the rows of signatures with that
-prefetch took 0.89x the CPU of the full keys without it on 40 corpus solves, ``farm-bench``
-3 pairs, 0.88-0.92; the compact rows alone 1.00x.) It is written and
+four key words, 48 bytes, would make a probe read six lines; the documentation's Solver
+page has what the signature rows and their prefetch save.) It is written and
 probed only with at least :data:`QMIN` tricks left, where a saved subtree is worth the
-probe. (Keying the *main* table this way, commit b546891, made every twin of a key
-compete for one bucket: the bucket overflowed and one deal went from 3.2 M to 14.4 M
-nodes.)
+probe. The main table keeps exact keys: keyed this way, every twin of a key would compete
+for one bucket, which overflows.
 
 ``pext(x, m)`` packs the bits of ``x`` at the positions set in ``m`` into the low bits;
 on x86-64 with BMI2 it is one instruction (``llvm.x86.bmi.pext.64``), elsewhere a 6-bit
