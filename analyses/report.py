@@ -358,6 +358,9 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     melds = timed("melds-only Tapp", melds_only_frame, rules, b, seed, scale, len(study))
     sections.append(tapp_section(rules, study, src, melds))
     sections.append(bid_section(rules, study, src))
+    from binokel_sim.analyses.report_realplay import real_play_section
+
+    sections.append(real_play_section(rules))
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))

@@ -192,13 +192,16 @@ def _instant(rules, cards, seat: int, confidence: float, frame: bool):
 @click.option("--exact-every", type=click.IntRange(min=1), default=EXACT_EVERY, show_default=True,
               help="Checked tier: every Nth sample is solved exactly (with the Tapp laid away, for the Tapp value);"
                    " the others only at the deciding bids, corrected by the exact ones. 1: all exactly (slow).")
+@click.option("--play", type=click.Choice(["double-dummy", "single-dummy"]), default="double-dummy",
+              show_default=True, help="How the cards are played: open cards, or each seat seeing only its own hand "
+                                      "(the instant tier fitted on the single-dummy corpus).")
 @solve_budget_option
 @out_option("Write the bid table to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, exact_every, solve_budget, out,
-            as_json, quiet, scale) -> None:
+def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, exact_every, solve_budget, play,
+            out, as_json, quiet, scale) -> None:
     """Evaluate HAND before the auction: P(make) and expected score for every bid.
 
     \b
@@ -218,9 +221,18 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     if scale.checkpoint or scale.scheduler:
         raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
     rules.require_auction("bid evaluation")
+    if play == "single-dummy":
+        if samples is not None:
+            raise InputError("--play single-dummy: the checked tier (--samples) plays open cards only")
+        from binokel_sim.analyses.sd_instant import fit_sd, missing
+
+        why = missing(rules)  # never fall back to open cards
+        if why is not None:
+            raise InputError(f"--play single-dummy: {why}")
     if samples is None:
         # The instant tier's columns need no pandas (start-up time).
-        instant = _instant(rules, h.cards, seat, confidence, frame=False)
+        instant = (_instant(rules, h.cards, seat, confidence, frame=False) if play == "double-dummy" else
+                   fit_sd(rules)[0].advise(h.cards, rules, seat, confidence, frame=False))
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")

@@ -28,25 +28,43 @@ def study() -> None:
                    "leading card is played (faster, no longer proven). Default: none.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True,
               help="Deals per chunk (a checkpoint's unit). Results do not depend on it.")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Build or extend the single-dummy corpus in DIR to --deals deals (resumable: finished chunks are "
+                   "kept) and report from its rows; --chunk-size left at its default keeps the corpus's own (20 deals "
+                   "for a new one).")
 @out_option("Write one row per deal (totals under each mode, decisions' tests and nodes) to FILE.")
 @json_option
 @quiet_option
 @scale_options
-def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_size, out, as_json, quiet,
-                 scale) -> None:
+def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_size, corpus_dir, out, as_json,
+                 quiet, scale) -> None:
     """Play each deal three ways on the same exchange: open cards (the double-dummy value of every other
     study), single-dummy at every seat, and the single-dummy soloist against open-card defenders.
 
     \b
     Example:
       binokel study play-gap --rules standard --deals 200 --worlds 20 --checkpoint ckpt/ --out gap.parquet
+      binokel study play-gap --rules standard --deals 2000 --worlds 20 --corpus data/corpus/standard-sd
     """
     from binokel_sim.analyses.play_gap import (GapSettings, by_class, check_rules, fail_share, make_table, play_gap,
                                                totals)
 
     check_rules(rules)  # one line before any work: no auction, or a 48-card deck
     gs = GapSettings(worlds=worlds, tolerance=tolerance, budget=decision_budget).check()
-    df = play_gap(rules, deals, seed=seed, settings=gs, scale=scale, chunk_size=chunk_size)
+    if corpus_dir is not None:
+        import sys
+
+        from binokel_sim.analyses.sd_corpus import build_sd_corpus, load_sd_corpus
+
+        if decision_budget is not None:
+            raise click.UsageError("--decision-budget: a corpus holds proven decisions only")
+        build_sd_corpus(rules, deals, corpus_dir, seed=seed, worlds=worlds, tolerance=tolerance,
+                        chunk_size=chunk_size if chunk_size != 4 else None, scale=scale,
+                        command="binokel " + " ".join(sys.argv[1:]))
+        df = load_sd_corpus(corpus_dir)[1]
+        df = df[df["deal"] < deals]
+    else:
+        df = play_gap(rules, deals, seed=seed, settings=gs, scale=scale, chunk_size=chunk_size)
     if out:
         write_table(df, out)
     tabs = {"totals": totals(df), "fail_share": fail_share(rules, df), "by_class": by_class(df),

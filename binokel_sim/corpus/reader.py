@@ -142,6 +142,8 @@ def find_corpus(rules: Rules | str, seed: int | None = None, policy: str | None 
             m = read_manifest(sub)
         except InputError:
             continue
+        if m.get("play", "open") != "open":  # a single-dummy corpus holds other rows (its own reader)
+            continue
         if m["rules_hash"] == want and seed in (None, m["seed"]) and policy in (None, m["policy"]) and m["deals"]:
             return sub
     return None

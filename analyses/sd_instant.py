@@ -1,0 +1,111 @@
+"""The instant bid tier with real play: :func:`binokel_sim.evaluation.instant.fit_instant` on single-dummy totals.
+
+A single-dummy corpus row (:mod:`.sd_corpus`) is deal ``i`` of the same stream, soloist and exchange as row
+``i`` of the double-dummy corpus built with the same rules and seed, so its hand features, the soloist's
+own estimate and the Tapp value come from that row, and only the total and the trick flag are replaced
+by the single-dummy ones (every seat single-dummy). The open-card totals of the two must agree deal by
+deal (checked). Training and held-out deals split as for the double-dummy model
+(:func:`~binokel_sim.evaluation.instant.held_out`), so its calibration is read on deals it never saw.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.instant import InstantModel, fit_instant, held_out
+from binokel_sim.rules import Rules
+
+from .sd_corpus import SHIPPED, load_sd_corpus
+
+#: The single-dummy corpus a shipped model needs: the issue's study size (its held-out half then gives
+#: every calibration decile n >= 500 bid questions).
+MIN_DEALS = 2000
+#: Calibration bins of predicted P(make).
+BINS = 10
+
+
+def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame) -> pd.DataFrame:
+    """Double-dummy corpus rows ``dd`` of the deals in ``sd`` with the single-dummy total and trick flag."""
+    d = dd.set_index("deal").loc[lambda f: f.index.isin(sd["deal"])]
+    s = sd.set_index("deal").loc[d.index]
+    if not np.array_equal(d["value"].to_numpy(), s["open"].to_numpy()):
+        bad = int(d.index[d["value"].to_numpy() != s["open"].to_numpy()][0])
+        raise InputError(f"single-dummy corpus: deal {bad} is not the double-dummy corpus's deal {bad} "
+                         "(another seed, policy or rules)")
+    out = d.reset_index()
+    played = s["played"].to_numpy(bool)
+    y = np.where(played, s["sd"].fillna(0).to_numpy(), s["open"].to_numpy()).astype(np.int64)
+    out["value"] = out["points_lo"] = out["points_hi"] = y
+    out["took"] = np.where(played, s["sd_took"].to_numpy(bool), s["open_took"].to_numpy(bool))
+    return out
+
+
+def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: int = MIN_DEALS) -> str | None:
+    """What the single-dummy model of ``rules`` lacks, in one line, or None."""
+    folder = Path(folder) if folder is not None else SHIPPED
+    from binokel_sim.corpus.reader import shipped_label
+
+    shown = "data/corpus/standard-sd" if folder == SHIPPED else shipped_label(folder)
+    build = f"`binokel study play-gap --rules {rules.name} --deals {min_deals} --worlds 20 --corpus {shown}`"
+    if rules.name != "standard" and folder == SHIPPED:
+        return f"no single-dummy corpus for rules {rules.name!r} (only 'standard' ships one); build one with {build}"
+    try:
+        m, rows = load_sd_corpus(folder)
+    except InputError:
+        return f"no single-dummy corpus at {shown}; build it with {build}"
+    if len(rows) < min_deals:
+        return (f"the single-dummy corpus {shown} holds {len(rows)} of the {min_deals} deals the model needs; "
+                f"resume it with {build}")
+    return None
+
+
+def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None,
+           min_deals: int = MIN_DEALS) -> tuple[InstantModel, pd.DataFrame]:
+    """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows."""
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+
+    why = missing(rules, folder, min_deals)
+    if why is not None:
+        raise InputError(f"--play single-dummy: {why}")
+    m, sd = load_sd_corpus(Path(folder) if folder is not None else SHIPPED)
+    dd_folder = dd_folder or find_corpus(rules)
+    if dd_folder is None:
+        raise InputError(f"--play single-dummy: no double-dummy corpus for rules {rules.name!r} to take the hands from")
+    c = load_corpus(dd_folder, rules, below=int(sd["deal"].max()) + 1)
+    if int(c.manifest["seed"]) != int(m["seed"]):
+        raise InputError(f"--play single-dummy: the corpora's seeds differ ({c.manifest['seed']} and {m['seed']})")
+    df = sd_frame(c.df, sd)
+    test = held_out(df["deal"].to_numpy(), rules.n_seats)
+    prov = {"corpus": os.fspath(folder or SHIPPED), "play": "single-dummy", "worlds": m["worlds"],
+            "seed": m["seed"], "policy": m["policy"], "deals": f"{int((~test).sum())} of {len(df)} (the rest held out)"}
+    return fit_instant(df[~test], rules, prov, seed=int(m["seed"])), df[test]
+
+
+def calibration(rules: Rules, model: InstantModel, rows: pd.DataFrame, bins: int = BINS) -> pd.DataFrame:
+    """Predicted against observed P(make) on held-out trump deals, every bid from the minimum to 300 points
+    above it, in ``bins`` equal bins of prediction: mean predicted, observed share ± SE, n, gap (points)."""
+    t = rows[rows["code"].to_numpy() < 4]
+    if not len(t):
+        raise InputError("calibration: no held-out trump deals")
+    bids = np.arange(rules.bidding.min_bid, rules.bidding.min_bid + 301, rules.bidding.bid_step)
+    hands = np.array([[int(ch) for ch in h] for h in t.apply(lambda r: r[f"hand{r['soloist']}"], axis=1)],
+                     dtype=np.uint8)
+    p = model.p_make(rules, hands, t["soloist"].to_numpy(), bids).ravel()
+    made = (t["took"].to_numpy(bool)[:, None] & (t["value"].to_numpy()[:, None] >= bids[None, :])).ravel()
+    k = np.minimum((p * bins).astype(int), bins - 1)
+    out = []
+    for b in range(bins):
+        sel = k == b
+        n = int(sel.sum())
+        if not n:
+            continue
+        obs = float(made[sel].mean())
+        out.append({"bin": f"{b / bins:.1f}-{(b + 1) / bins:.1f}", "predicted": float(p[sel].mean()),
+                    "observed": obs, "se": float(np.sqrt(obs * (1 - obs) / n)), "n": n,
+                    "gap_pp": 100 * (obs - float(p[sel].mean()))})
+    return pd.DataFrame(out)

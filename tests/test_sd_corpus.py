@@ -1,0 +1,108 @@
+"""The single-dummy corpus (resumable, seeded chunks) and the instant tier fitted on single-dummy totals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from clitools import assert_one_line_error
+
+from binokel_sim.analyses import sd_corpus as sc
+from binokel_sim.analyses import sd_instant as si
+from binokel_sim.errors import InputError
+from binokel_sim.rules import load_rules
+from binokel_sim.runner import Scale
+
+
+def _rows(folder) -> pd.DataFrame:
+    return sc.load_sd_corpus(folder)[1].drop(columns="seconds")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sd")
+    m = sc.build_sd_corpus("kreuz", 3, folder, seed=1, worlds=2, chunk_size=2, scale=Scale(workers=1))
+    return folder, m
+
+
+def test_manifest_records_the_play_and_rows_match_the_open_card_corpus(built):
+    folder, m = built
+    assert (m["play"], m["worlds"], m["seed"], m["deals"]) == ("single-dummy", 2, 1, 3)
+    assert [(c["start"], c["stop"]) for c in m["chunks"]] == [(0, 2), (2, 3)]
+    rows = _rows(folder)
+    # Deals 0-2 of the shipped double-dummy kreuz corpus (seed 1): the same deals, the same open totals.
+    assert rows["open"].tolist() == [323, 372, 273]
+    assert rows["played"].all() and (rows["sd"] <= rows["open"] + 200).all()
+
+
+def test_same_rows_whatever_the_workers_and_a_resumed_build(built, tmp_path):
+    folder, _ = built
+    sc.build_sd_corpus("kreuz", 1, tmp_path, seed=1, worlds=2, chunk_size=2, scale=Scale(workers=2))
+    m = sc.build_sd_corpus("kreuz", 3, tmp_path, seed=1, worlds=2, scale=Scale(workers=2))
+    assert m["deals"] == 3 and len(m["builds"]) == 2
+    pd.testing.assert_frame_equal(_rows(folder), _rows(tmp_path))
+
+
+def test_a_resume_with_other_settings_is_refused(built):
+    folder, _ = built
+    with pytest.raises(InputError, match="worlds 2, not 3"):
+        sc.build_sd_corpus("kreuz", 4, folder, seed=1, worlds=3)
+    with pytest.raises(InputError, match="smaller than the 3 deals"):
+        sc.build_sd_corpus("kreuz", 2, folder, seed=1, worlds=2)
+
+
+def test_missing_names_what_the_model_lacks(built, tmp_path):
+    folder, _ = built
+    r = load_rules("kreuz")
+    assert "holds 3 of the 2000 deals" in si.missing(r, folder)
+    assert "no single-dummy corpus at" in si.missing(r, tmp_path)
+    assert si.missing(r, folder, min_deals=3) is None
+
+
+def test_bid_single_dummy_without_a_corpus_is_one_line(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(si, "SHIPPED", tmp_path / "standard-sd")
+    assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--play", "single-dummy",
+                          contains="--play single-dummy: no single-dummy corpus")
+    assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--play", "sd",
+                          contains="--play")
+
+
+def test_fit_on_single_dummy_totals_shifts_the_line():
+    # A fixture: the first 600 deals of the shipped standard corpus, single-dummy totals 20 points below the
+    # open-card ones on every trump deal. Least squares is linear, so the line drops by exactly 20.
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.evaluation.instant import fit_instant
+
+    r = load_rules("standard")
+    dd = load_corpus(find_corpus(r), r, below=600).df
+    dd = dd[dd["deal"] < 600]
+    sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"],
+                       "played": dd["code"] < 4, "sd": dd["value"] - 20.0, "sd_took": dd["took"]})
+    df = si.sd_frame(dd, sd)
+    trump = df["code"] < 4
+    assert (df.loc[trump, "value"] == dd.loc[trump.to_numpy(), "value"].to_numpy() - 20).all()
+    base, shifted = fit_instant(dd, r, seed=1), fit_instant(df, r, seed=1)
+    assert shifted.intercept == pytest.approx(base.intercept - 20, abs=1e-6)
+    assert np.allclose(shifted.coef, base.coef)
+    cal = si.calibration(r, shifted, df[df["deal"] >= 500])
+    assert cal["n"].sum() == int(trump[df["deal"] >= 500].sum()) * 31
+    assert cal["predicted"].is_monotonic_increasing
+    other = sd.assign(open=sd["open"] + 1)
+    with pytest.raises(InputError, match="is not the double-dummy corpus's deal 0"):
+        si.sd_frame(dd, other)
+
+
+def test_report_section_reads_the_corpus_or_says_what_is_missing(built, tmp_path):
+    from binokel_sim.analyses.report_realplay import ladder_frame, real_play_section
+
+    folder, _ = built
+    r = load_rules("kreuz")
+    s = real_play_section(r, folder)
+    rows = _rows(folder)
+    gap = (rows["sd"] - rows["open"]).mean()
+    assert f"by {gap:+.1f} points on average" in s.text[1] and "From 3 deals" in s.text[1]
+    assert [stem for stem, _, _ in s.figures] == ["real_play"]
+    lad = ladder_frame(r, rows)
+    assert lad["bid"].iloc[0] == 150 and lad["p_make"].iloc[0] == pytest.approx(np.mean(rows["open"] >= 150))
+    assert "Not measured" in real_play_section(r, tmp_path).text[-1]
+    assert "no single-dummy corpus" in real_play_section(r).text[-1]
