@@ -26,12 +26,12 @@ def study() -> None:
 @click.option("--decision-budget", type=click.FloatRange(min=0, min_open=True), default=None, metavar="X",
               help="A decision may search X times the nodes of one exact solve of a sampled world; past it its "
                    "leading card is played (faster, no longer proven). Default: none.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Deals per chunk (a checkpoint's unit). Results do not depend on it.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Deals per chunk (a checkpoint's unit; default 4, with --corpus the corpus's own, 20 for a new "
+                   "one). Results do not depend on it.")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Build or extend the single-dummy corpus in DIR to --deals deals (resumable: finished chunks are "
-                   "kept) and report from its rows; --chunk-size left at its default keeps the corpus's own (20 deals "
-                   "for a new one).")
+                   "kept) and report from its rows.")
 @out_option("Write one row per deal (totals under each mode, decisions' tests and nodes) to FILE.")
 @json_option
 @quiet_option
@@ -59,12 +59,12 @@ def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_s
         if decision_budget is not None:
             raise click.UsageError("--decision-budget: a corpus holds proven decisions only")
         build_sd_corpus(rules, deals, corpus_dir, seed=seed, worlds=worlds, tolerance=tolerance,
-                        chunk_size=chunk_size if chunk_size != 4 else None, scale=scale,
+                        chunk_size=chunk_size, scale=scale,
                         command="binokel " + " ".join(sys.argv[1:]))
         df = load_sd_corpus(corpus_dir)[1]
         df = df[df["deal"] < deals]
     else:
-        df = play_gap(rules, deals, seed=seed, settings=gs, scale=scale, chunk_size=chunk_size)
+        df = play_gap(rules, deals, seed=seed, settings=gs, scale=scale, chunk_size=chunk_size or 4)
     if out:
         write_table(df, out)
     tabs = {"totals": totals(df), "fail_share": fail_share(rules, df), "by_class": by_class(df),

@@ -106,3 +106,15 @@ def test_report_section_reads_the_corpus_or_says_what_is_missing(built, tmp_path
     assert lad["bid"].iloc[0] == 150 and lad["p_make"].iloc[0] == pytest.approx(np.mean(rows["open"] >= 150))
     assert "Not measured" in real_play_section(r, tmp_path).text[-1]
     assert "no single-dummy corpus" in real_play_section(r).text[-1]
+
+
+def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
+    from clitools import run_json
+
+    j = run_json(capsys, "study", "play-gap", "--rules", "kreuz", "--deals", "2", "--worlds", "2", "--chunk-size",
+                 "1", "--workers", "1", "--corpus", str(tmp_path), "-q")
+    m = sc.load_sd_corpus(tmp_path)[0]
+    assert (m["chunk_size"], m["deals"], j["played"]) == (1, 2, 2)
+    assert j["totals"][0]["mean"] == pytest.approx((323 + 372) / 2)  # the open-card totals of deals 0 and 1
+    assert_one_line_error(capsys, "study", "play-gap", "--rules", "kreuz", "--corpus", str(tmp_path),
+                          "--decision-budget", "2", contains="--decision-budget")
