@@ -79,6 +79,13 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
     s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards and "
                                         "single-dummy at every seat; 95 % Wilson bands"))
+    from .sd_instant import MIN_DEALS, calibration, fit_sd
+
+    if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
+        model, test = fit_sd(rules)
+        cal = calibration(rules, model, test)
+        s.tables.append((f"`binokel bid --play single-dummy`: predicted against observed P(make) on {len(test)} "
+                         "held-out deals, every bid from the minimum to 300 points above it", cal.round(3)))
     return s
 
 

@@ -118,3 +118,32 @@ def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
     assert j["totals"][0]["mean"] == pytest.approx((323 + 372) / 2)  # the open-card totals of deals 0 and 1
     assert_one_line_error(capsys, "study", "play-gap", "--rules", "kreuz", "--corpus", str(tmp_path),
                           "--decision-budget", "2", contains="--decision-budget")
+
+
+def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
+    # A single-dummy corpus folder of deals 0-599 of the shipped standard corpus (seed 1), every trump total
+    # 20 points below the open-card one: the fitted line is the double-dummy line of the training deals less 20.
+    from binokel_sim.corpus.manifest import file_sha256
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.evaluation.instant import fit_instant, held_out
+    from binokel_sim.output import write_json
+
+    r = load_rules("standard")
+    dd = load_corpus(find_corpus(r), r, below=600).df
+    dd = dd[dd["deal"] < 600]
+    trump = (dd["code"] < 4).to_numpy()
+    sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"], "played": trump,
+                       "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"], "seconds": 0.0})
+    sd.to_parquet(tmp_path / "chunk-00000.parquet", index=False)
+    m = sc._new_manifest(r, 1, sc.GapSettings(worlds=20), 600)
+    m["chunks"] = [{"index": 0, "file": "chunk-00000.parquet", "start": 0, "stop": 600, "rows": 600, "nodes": 0,
+                    "cpu_seconds": 0.0, "unresolved": 0, "sha256": file_sha256(tmp_path / "chunk-00000.parquet")}]
+    m["deals"] = 600
+    write_json(m, tmp_path / "manifest.json")
+    model, test = si.fit_sd(r, tmp_path, min_deals=600)
+    assert test["deal"].tolist() == [d for d in range(500, 600) if d % 2 == 1]
+    base = fit_instant(dd[~held_out(dd["deal"].to_numpy(), 3)], r, seed=1)
+    assert model.intercept == pytest.approx(base.intercept - 20, abs=1e-6)
+    assert model.provenance["play"] == "single-dummy" and model.provenance["worlds"] == 20
+    with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
+        si.fit_sd(r, tmp_path)
