@@ -40,7 +40,7 @@ from binokel_sim._version import __version__
 from binokel_sim.checkpoint import Checkpoint
 from binokel_sim.errors import InputError, shown
 from binokel_sim.pool import Interrupted, wait_all as _wait_all
-from binokel_sim.versions import code_version, solver_version
+from binokel_sim import versions
 
 __all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges", "run_chunks", "run_job", "run_jobs"]
 
@@ -242,8 +242,8 @@ class Job:
             "seed": int(self.seed),
             "chunk_size": int(self.chunk_size),
             "version": __version__,
-            "solver": solver_version(),
-            "code": code_version(self.fn),
+            "solver": versions.solver_version(),
+            "code": versions.code_version(self.fn),
             "format": CHECKPOINT_FORMAT,
         }
 
