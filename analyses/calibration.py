@@ -260,7 +260,11 @@ def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarra
 
 def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray) -> np.ndarray:
     ladder = np.unique(bids)
-    p = model.p_make(rules, rows[list(FEATURES)].to_numpy(), rows["soloist"].to_numpy(), ladder)
+    seat = rows["soloist"].to_numpy()
+    # Each row's soloist hand, from its 24-digit count string.
+    text = "".join(rows[f"hand{s}"].iat[i] for i, s in enumerate(seat))
+    hands = (np.frombuffer(text.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(rows), -1)
+    p = model.p_make(rules, hands, seat, ladder)
     return p[idx, np.searchsorted(ladder, bids)]
 
 

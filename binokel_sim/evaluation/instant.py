@@ -117,6 +117,13 @@ class InstantModel:
     #: [intercept, slope, sd, n]: the double-dummy total on the policy's own estimate
     #: (:class:`~binokel_sim.evaluation.going_out.EstimateError`, the going-out rule's error model).
     estimate_error: list[float] = field(default_factory=list)
+    #: The drawn ladder (:mod:`binokel_sim.evaluation.instant_draws`; 0 draws: the line's ladder): Tapp
+    #: draws per hand, the pool edges on the exchange's estimate, the residual rows [pool, total - estimate,
+    #: took] and the mean residual of each seat against all (added to the pooled rows).
+    draws: int = 0
+    draw_edges: list[float] = field(default_factory=list)
+    draw_rows: list[list[int]] = field(default_factory=list)
+    draw_shift: list[float] = field(default_factory=list)
     provenance: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -154,14 +161,30 @@ class InstantModel:
         """The error model of the soloist's estimate fitted with this model (None: face value)."""
         return EstimateError.from_list(self.estimate_error)
 
-    def p_make(self, rules: Rules, feats: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
-        """Predicted P(make) float[n, len(bids)] of hands with features ``feats[n, 7]`` at ``seats[n]``."""
+    @property
+    def drawn(self) -> bool:
+        """Whether hands are answered by the drawn ladder (:mod:`~binokel_sim.evaluation.instant_draws`)."""
+        return self.draws > 0 and not self.budgeted
+
+    def drawn_parts(self, rules: Rules, counts: np.ndarray, seat: int) -> dict[str, np.ndarray]:
+        """The drawn ladder's pseudo-deals of one hand (count vector) at ``seat``."""
+        from binokel_sim.evaluation.instant_draws import drawn_parts
+
+        return drawn_parts(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
+                           self.draw_shift[seat], self.draws)
+
+    def p_make(self, rules: Rules, hands: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
+        """Predicted P(make) float[n, len(bids)] of hands (count vectors ``hands[n, 24]``) at ``seats[n]``."""
         from binokel_sim.evaluation.ladder import outcomes
 
-        out = np.empty((len(feats), len(bids)))
-        for i in range(len(feats)):
-            out[i] = outcomes(rules, self.parts(self.line(feats[i], int(seats[i]))), bids,
-                              self.going_out_error)[0].mean(axis=0)
+        hands = np.ascontiguousarray(hands, dtype=np.uint8)
+        feats = np.empty((len(hands), len(FEATURES)), dtype=np.int64)
+        features_batch(hands, rules.meld_array(), feats)
+        out = np.empty((len(hands), len(bids)))
+        for i in range(len(hands)):
+            parts = (self.drawn_parts(rules, hands[i], int(seats[i])) if self.drawn
+                     else self.parts(self.line(feats[i], int(seats[i]))))
+            out[i] = outcomes(rules, parts, bids, self.going_out_error)[0].mean(axis=0)
         return out
 
     def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8, frame: bool = True
@@ -189,6 +212,13 @@ class InstantModel:
                 d = decisions(rules, b, confidence)
                 out[f"ceiling_bid_{at}"], out[f"safe_bid_{at}"] = d["ceiling_bid"], d["safe_bid"]
             out["open_share"] = self.open_share
+        elif self.drawn:
+            from binokel_sim.evaluation.instant_draws import rescale
+
+            parts = self.drawn_parts(rules, counts, seat)
+            cols = rescale(ladder_columns(rules, parts, None, self.going_out_error), self.draws)
+            trump = parts["code"] < 4
+            total = float(parts["value"][trump].mean()) if trump.any() else total
         else:
             cols = ladder_columns(rules, self.parts(total), None, self.going_out_error)
         if frame:
@@ -201,7 +231,7 @@ class InstantModel:
         tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))
         # Standard error of the line at this hand (the mean Tapp value of such hands).
         tse = float(np.sqrt(x @ np.asarray(self.tapp_cov) @ x)) if self.tapp_cov else float("nan")
-        n = len(self.residuals_at(total))
+        n = self.draws if self.drawn else len(self.residuals_at(total))
         return {"total": total, "n": n, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
                 "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
@@ -245,7 +275,8 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
     tb, tsd = _line(At, *row_bounds(df, "tapp_value"))
     tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
-    prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)),
+    draws = _draw_fit(d, y, est, budgeted, rules.n_seats)
+    prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)), "ladder": draws.pop("why"),
             "special_share": float(1 - trump.mean()), "residual_sd": sd,
             **({"fit": "censored normal (maximum likelihood on the proven intervals), open totals drawn inside"
                        f" them with seed {seed}"} if budgeted else {})}
@@ -255,7 +286,26 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
                         tapp=[float(tb[0]), [float(b) for b in tb[1:]], tsd], tapp_cov=tcov.tolist(),
                         pool_edges=[float(e) for e in edges], pool=[int(k) for k in pool],
                         open_share=float((lo < hi).mean()),
-                        estimate_error=[err.intercept, err.slope, err.sd, err.n], provenance=prov)
+                        estimate_error=[err.intercept, err.slope, err.sd, err.n], **draws, provenance=prov)
+
+
+def _draw_fit(d, y: np.ndarray, est: np.ndarray, budgeted: bool, seats: int) -> dict[str, Any]:
+    """The drawn ladder's fields of :class:`InstantModel` from the trump training rows ``d`` (totals ``y``,
+    the exchange's own estimates ``est``), with ``why``: which ladder the model answers with, in words."""
+    from binokel_sim.evaluation.instant_draws import DRAWS, QUANTILES, residual_rows
+
+    policy = set(d["policy"]) if "policy" in d else set()
+    if budgeted or policy != {"heuristic"}:
+        why = ("the line (open totals: no residual to pool)" if budgeted else
+               f"the line (the corpus's exchange policy {sorted(policy)} is not the heuristic the draws replay)")
+        return {"why": why}
+    edges, rows = residual_rows(est, y, d["took"].to_numpy(bool), RESIDUAL_POOLS)
+    resid = y - est
+    seat = d["soloist"].to_numpy()
+    shift = [float(resid[seat == s].mean() - resid.mean()) if (seat == s).any() else 0.0 for s in range(seats)]
+    return {"draws": DRAWS, "draw_edges": edges, "draw_rows": rows.tolist(), "draw_shift": shift,
+            "why": (f"drawn: {DRAWS} Tapps per hand through the heuristic exchange, the play as the corpus's"
+                    f" residuals of its estimate ({RESIDUAL_POOLS} pools of {QUANTILES} rows)")}
 
 
 def _line(A: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, float]:
