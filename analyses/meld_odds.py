@@ -109,7 +109,7 @@ def exact_for_scopes(rules: Rules, scopes: Iterable[str], workers: int | None = 
     lay = rules.layout
     cards = {"hand": lay.hand_size, "hand+tapp": lay.hand_size + lay.tapp_size}
     out = {s: exact_odds(rules, cards[s]) for s in scopes if s in cards}
-    if "kept" in scopes:
+    if "kept" in scopes and not rules.calling.allowed:  # the exact kept counts know no call (Monte Carlo only)
         out["kept"] = kept_exact_odds(rules, workers=workers)
     return out
 

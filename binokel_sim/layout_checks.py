@@ -11,6 +11,28 @@ from __future__ import annotations
 
 from binokel_sim.errors import InputError
 
+#: Every numeric key's range (docs/rules.md §12), checked at load: generous for real play, and small
+#: enough that no kernel overflows. The solver keeps its values (card points 240, the last trick, the
+#: melds of up to two partners once they take a trick) in 16 bits under 30 000: at these maxima a hand
+#: of 15 cards melds at most 12 000 and one of 11 (the partners at a table of four) 9 000, so a
+#: side's value stays below 19 300. ``min_bid`` stops where the checked tier's first bids end (600).
+RANGES: dict[str, tuple[int, int]] = {
+    "layout.players": (2, 4), "layout.hand_size": (1, 24), "layout.tapp_size": (1, 47),
+    "bidding.min_bid": (1, 600), "bidding.bid_step": (1, 1000),
+    "surrender.penalty_factor": (0, 10), "surrender.credit": (0, 10_000),
+    **{f"melds.{k}": (0, 1000) for k in ("family", "trump_family", "pair", "trump_pair", "double_pair",
+                                          "trump_double_pair", "four", "binokel", "dissle", "grand_binokel")},
+    **{f"melds.{k}": (0, 3000) for k in ("double_family", "trump_double_family", "eight", "double_binokel",
+                                          "eight_tens", "eight_sevens")},
+    "play.last_trick": (0, 1000),
+    "scoring.failure_factor": (0, 10), "scoring.dealer_bonus": (0, 10_000),
+    "durch.value": (0, 10_000), "durch.open_value": (0, 10_000), "durch.open_hand_value": (0, 10_000),
+    "durch.failure_factor": (0, 10), "durch.opponent_credit": (0, 10_000),
+    "bettel.value": (0, 10_000), "bettel.failure_factor": (0, 10),
+    "game.target": (1, 100_000),
+    "talon.turned_seven": (0, 1000),
+}
+
 #: Meld keys the two-hand table does not have (each must be 0 there).
 TALON_LACKS = ("family", "double_family", "trump_double_family", "double_pair", "trump_double_pair",
                "eight_tens", "eight_sevens")
@@ -27,12 +49,18 @@ def check_kind(r) -> None:
             raise InputError("layout.sevens: the talon game is played with 48 cards")
         if lay.teams or lay.dealer_sits_out:
             raise InputError(f"layout.{'teams' if lay.teams else 'dealer_sits_out'}: not available at a talon layout")
+        if not r.bidding.forehand_must_open:
+            raise InputError(f"bidding.forehand_must_open: layout {lay.name!r} has no auction"
+                             ' (layout.kind = "bid" only)')
         for k in TALON_LACKS:
             if getattr(r.melds, k):
                 raise InputError(f"melds.{k}: layout {lay.name!r} (two-hand) has no such meld; set it to 0")
     else:
         if r.melds.grand_binokel:
             raise InputError(f"melds.grand_binokel: layout {lay.name!r} has no such meld (two-hand only)")
+        if r.calling.allowed and lay.teams:
+            # The card would be called "from an opponent"; at fixed partnerships the holder may be the partner.
+            raise InputError(f"calling.allowed: not available with fixed partners (layout {lay.name!r}, layout.teams)")
         if lay.dealer_sits_out and lay.players != 3:
             raise InputError("layout.dealer_sits_out: the dealer sits out only at a table of 3 active players")
 

@@ -44,7 +44,8 @@ def set_command(argv: list[str]) -> None:
 #: Options added after corpora were first built, with the value that plays as before they
 #: existed: a key at that value is left out of the hash, so a new option does not orphan
 #: every corpus; set to anything else it changes the hash.
-NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("melds", "grand_binokel"): 0}
+NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("melds", "grand_binokel"): 0,
+           ("bidding", "forehand_must_open"): True}
 
 
 #: The digits of :func:`rules_hash` that key a corpus manifest and a fitted model.
@@ -65,6 +66,8 @@ def rules_hash(rules: Any, *, digits: int = 64) -> str:
     d.pop("description", None)
     if d.get("layout", {}).get("kind", "bid") != "talon":
         d.pop("talon", None)
+    if not d.get("calling", {}).get("allowed", False):
+        d.pop("calling", None)  # its other keys are read only when calling is allowed
     for (section, key), value in NEUTRAL.items():
         if d.get(section, {}).get(key, value) == value:
             d.get(section, {}).pop(key, None)

@@ -25,6 +25,7 @@ from typing import Any, get_type_hints
 import numpy as np
 
 from binokel_sim.errors import InputError, shown
+from binokel_sim.layout_checks import RANGES
 from binokel_sim.rules_files import preset_names, resolve
 
 __all__ = ["RANGES", "Rules", "as_rules", "load_rules", "preset_names"]
@@ -74,6 +75,20 @@ class Layout:
 class Bidding:
     min_bid: int
     bid_step: int
+    #: Forehand must open at ``min_bid`` (False: it may pass, and a deal all pass is thrown in; docs/rules.md §3).
+    forehand_must_open: bool = True
+
+
+@dataclass(frozen=True)
+class Calling:
+    """Calling a card (*Rufen*, docs/rules.md §4.4): after taking the Tapp the soloist of a trump game names a
+    card; an opponent who holds it hands it over and gets back a card of the soloist's choice."""
+
+    allowed: bool = False
+    #: ``absent``: a card of which the soloist holds no copy; ``not_both``: one he does not hold twice.
+    cards: str = "absent"
+    #: The call must raise the soloist's melds at some trump.
+    meld_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,6 +222,7 @@ class Rules:
     bettel: Bettel
     game: Game
     talon: Talon = field(default_factory=Talon)
+    calling: Calling = field(default_factory=Calling)
     source: str = field(default="", compare=False)
 
     @property
@@ -234,31 +250,9 @@ _SECTIONS = {
     "layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
     "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game,
 }
-_TOP_KEYS = {"name", "description", "inherits", "talon", *_SECTIONS}
-_CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon")}
-
-
-#: Every numeric key's range (docs/rules.md §12), checked at load: generous for real play, and small
-#: enough that no kernel overflows. The solver keeps its values (card points 240, the last trick, the
-#: melds of up to two partners once they take a trick) in 16 bits under 30 000: at these maxima a hand
-#: of 15 cards melds at most 12 000 and one of 11 (the partners at a table of four) 9 000, so a
-#: side's value stays below 19 300. ``min_bid`` stops where the checked tier's first bids end (600).
-RANGES: dict[str, tuple[int, int]] = {
-    "layout.players": (2, 4), "layout.hand_size": (1, 24), "layout.tapp_size": (1, 47),
-    "bidding.min_bid": (1, 600), "bidding.bid_step": (1, 1000),
-    "surrender.penalty_factor": (0, 10), "surrender.credit": (0, 10_000),
-    **{f"melds.{k}": (0, 1000) for k in ("family", "trump_family", "pair", "trump_pair", "double_pair",
-                                          "trump_double_pair", "four", "binokel", "dissle", "grand_binokel")},
-    **{f"melds.{k}": (0, 3000) for k in ("double_family", "trump_double_family", "eight", "double_binokel",
-                                          "eight_tens", "eight_sevens")},
-    "play.last_trick": (0, 1000),
-    "scoring.failure_factor": (0, 10), "scoring.dealer_bonus": (0, 10_000),
-    "durch.value": (0, 10_000), "durch.open_value": (0, 10_000), "durch.open_hand_value": (0, 10_000),
-    "durch.failure_factor": (0, 10), "durch.opponent_credit": (0, 10_000),
-    "bettel.value": (0, 10_000), "bettel.failure_factor": (0, 10),
-    "game.target": (1, 100_000),
-    "talon.turned_seven": (0, 1000),
-}
+_TOP_KEYS = {"name", "description", "inherits", "talon", "calling", *_SECTIONS}
+_CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon"),
+            ("calling", "cards"): ("absent", "not_both")}
 
 
 class _Source:
@@ -376,6 +370,10 @@ def load_rules(source: str | Rules = "standard") -> Rules:
     sections["talon"] = _build_section("talon", Talon, data.get("talon", {}), src)
     if "talon" in data and sections["layout"].kind != "talon":
         raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
+    sections["calling"] = _build_section("calling", Calling, data.get("calling", {}), src)
+    if isinstance(data.get("calling"), dict) and data["calling"] and sections["layout"].kind != "bid":
+        key = _key_name(next(iter(data["calling"])))
+        raise InputError(f"calling.{key}: layout {sections['layout'].name!r} has no auction (layout.kind = \"bid\" only)")
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
     _validate(rules)
     return rules

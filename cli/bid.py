@@ -134,7 +134,7 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
     """The instant tier's report: the same table and semantics as the checked tier."""
     p = a["provenance"]
     lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
-             f"instant model: {a['n']} corpus deals (seed {p.get('seed')}, policy {p.get('policy')}),"
+             f"instant model: {a['basis']} (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}; check with --samples N",
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
              SEMANTICS + " (a surrender counts as not made)", columns_line(rules), *_open_lines(a), "",
@@ -261,12 +261,13 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     if load_instant(rules) is not None:
         inst = instant_evaluation(h.cards, rules, seat, confidence)
         verdict = compare_tiers(ev, inst)
-        side = {"ceiling_bid": inst.ceiling_bid, "safe_bid": inst.safe_bid, "n": inst.n, "agree": verdict.agree,
+        side = {"ceiling_bid": inst.ceiling_bid, "safe_bid": inst.safe_bid, "n": inst.n,
+                "basis": inst.advice["basis"], "agree": verdict.agree,
                 "differ_at": list(verdict.differ_at), "line": verdict.line()}
     if as_json:
         echo_json({"tier": "checked", **ev.to_dict(), "instant": side})
         return
     click.echo(render(ev))
     click.echo("instant tier: no model fitted for these rules" if side is None else
-               f"instant tier (n = {side['n']} corpus deals): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
+               f"instant tier ({side['basis']}): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
                f" {side['line']}")

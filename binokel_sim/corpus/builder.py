@@ -50,14 +50,14 @@ from binokel_sim.errors import InputError
 from binokel_sim.play.dd import DD, default_specials, melds_batch
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
+from binokel_sim.exchange.calling import swap_call
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
-
-from .lock import corpus_writer
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
+from .lock import corpus_writer
 from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, solver_version
 
 DEFAULT_POLICY = "heuristic"
@@ -113,9 +113,8 @@ def _counting_dd() -> tuple[DD, list[int]]:
     counter = [0]
 
     def points(counts, trump, leader, side, bonus, last):
-        n = counts.shape[0]
-        out = np.zeros(n, dtype=np.int32)
-        nodes = np.zeros(n, dtype=np.int64)
+        out = np.zeros(counts.shape[0], dtype=np.int32)
+        nodes = np.zeros(counts.shape[0], dtype=np.int64)
         tt, qt, gen = _tables(int(counts[0, 0].sum()))
         max_points_batch_into(counts, trump, leader, side, bonus, last, tt, qt, gen, out, nodes)
         counter[0] += int(nodes.sum())
@@ -128,7 +127,6 @@ def _counting_dd() -> tuple[DD, list[int]]:
             ok = made(*args)
             counter[0] += made.queries.nodes
             return ok
-
         return counted
 
     return DD(points=points, specials=specials), counter
@@ -181,7 +179,11 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
     for s in range(rules.n_seats):
         df[f"hand{s}"] = _count_string(hands[:, s])
     df["tapp"] = _count_string(tapp)
-    df["discard"] = _count_string(mine + tapp - arr["kept"])
+    pool = mine + tapp
+    if rules.calling.allowed:  # the called card came in, the one handed back went out (docs/rules.md §4.4)
+        pool = swap_call(pool, arr["call"], arr["give"])
+        df["call"], df["give"] = arr["call"].astype(np.int64), arr["give"].astype(np.int64)
+    df["discard"] = _count_string(pool - arr["kept"])
     df["policy"] = policy
     melds = np.zeros(chunk.size, dtype=np.int64)
     code = arr["code"].astype(np.int64)

@@ -88,7 +88,7 @@ def derive(rules: Rules, policy: str, df: pd.DataFrame) -> dict[str, Any]:
     ch = choose(rules, 0, cs, policy)
     rows = np.arange(n)
     return {"code": cs.code[rows, ch.index].astype(np.int64), "discard": _count_string(cs.disc[rows, ch.index]),
-            "base_contract": [CONTRACT_NAMES[c] for c in base_code],
+            "base_contract": [CONTRACT_NAMES[c] for c in base_code], "call": cs.call[rows, ch.index],
             "subjective": list(ch.subjective), "subjective_took": list(ch.subjective_took)}
 
 
@@ -96,7 +96,7 @@ def refresh_rows(rules: Rules, m: dict[str, Any], df: pd.DataFrame) -> tuple[pd.
     """(refreshed rows, rows re-solved, rows whose estimate alone changed) of one chunk's rows."""
     new = derive(rules, m["policy"], df)
     changed = np.zeros(len(df), dtype=bool)
-    for col in DECISIONS:
+    for col in (*DECISIONS, "call") if "call" in df.columns else DECISIONS:
         changed |= np.asarray(df[col].tolist(), dtype=object) != np.asarray(new[col], dtype=object)
     out = df.copy()
     estimate = np.zeros(len(df), dtype=bool)

@@ -21,6 +21,7 @@ from binokel_sim.dealing.dealer import seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.play.dd import DD, solve_rows
+from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
 from binokel_sim.rng import derive_key
@@ -120,6 +121,8 @@ class PlayedDeals:
     base_result: np.ndarray  #: int64[n]: the no-Tapp baseline's (``result`` when it was not played)
     durch: np.ndarray  #: bool[n]: a makeable Durch (all False without the Durch check)
     kept: np.ndarray  #: uint8[n, 24]: the soloist's cards after the exchange
+    call: np.ndarray  #: int64[n]: the called card type (-1: none; docs/rules.md §4.4)
+    give: np.ndarray  #: int64[n]: the card handed back for it
     base_code: np.ndarray  #: int64[n]: the baseline's contract
     base_value: np.ndarray  #: int64[n]: the baseline's total (``value`` when it was not played)
 
@@ -164,7 +167,10 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     kept = cs.kept[rows, ch.index]
     code = cs.code[rows, ch.index]
     disc_pts = cs.disc_points[rows, ch.index]
-    value, took = solve_rows(rules, seat, kept, code, disc_pts, hands, dd)
+    call, give = cs.call[rows, ch.index], cs.give[rows, ch.index]
+    # A called card changes the holder's hand too (docs/rules.md §4.4); the baseline calls nothing.
+    played = apply_calls(hands, seat, call, give) if rules.calling.allowed else hands
+    value, took = solve_rows(rules, seat, kept, code, disc_pts, played, dd)
     made_special = _special_made(code, value)
     result = _result(rules, code, value, made_special)
     base_result = result
@@ -186,7 +192,7 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     return PlayedDeals(
         value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
         subjective_took=ch.subjective_took, discard_points=disc_pts,
-        result=result, base_result=base_result, durch=durch, kept=kept,
+        result=result, base_result=base_result, durch=durch, kept=kept, call=call, give=give,
         base_code=base[0] if baseline and base is not None else code, base_value=base_value if baseline else value,
     )
 

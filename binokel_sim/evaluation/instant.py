@@ -232,7 +232,9 @@ class InstantModel:
         # Standard error of the line at this hand (the mean Tapp value of such hands).
         tse = float(np.sqrt(x @ np.asarray(self.tapp_cov) @ x)) if self.tapp_cov else float("nan")
         n = self.draws if self.drawn else len(self.residuals_at(total))
-        return {"total": total, "n": n, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
+        basis = (f"{n} Tapps drawn for this hand through the exchange, the play as the residuals of"
+                 f" {self.provenance.get('n_train', '?')} corpus deals" if self.drawn else f"{n} corpus deals")
+        return {"total": total, "n": n, "basis": basis, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
                 "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
                 "surrender_decided_by": self.surrender_basis, **out, "provenance": self.provenance}
@@ -275,7 +277,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
     tb, tsd = _line(At, *row_bounds(df, "tapp_value"))
     tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
-    draws = _draw_fit(d, y, est, budgeted, rules.n_seats)
+    draws = _draw_fit(d, y, est, budgeted, rules)
     prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)), "ladder": draws.pop("why"),
             "special_share": float(1 - trump.mean()), "residual_sd": sd,
             **({"fit": "censored normal (maximum likelihood on the proven intervals), open totals drawn inside"
@@ -289,10 +291,10 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
                         estimate_error=[err.intercept, err.slope, err.sd, err.n], **draws, provenance=prov)
 
 
-def _draw_fit(d, y: np.ndarray, est: np.ndarray, budgeted: bool, seats: int) -> dict[str, Any]:
+def _draw_fit(d, y: np.ndarray, est: np.ndarray, budgeted: bool, rules: Rules) -> dict[str, Any]:
     """The drawn ladder's fields of :class:`InstantModel` from the trump training rows ``d`` (totals ``y``,
     the exchange's own estimates ``est``), with ``why``: which ladder the model answers with, in words."""
-    from binokel_sim.evaluation.instant_draws import DRAWS, QUANTILES, residual_rows
+    from binokel_sim.evaluation.instant_draws import QUANTILES, draws_for, residual_rows
 
     policy = set(d["policy"]) if "policy" in d else set()
     if budgeted or policy != {"heuristic"}:
@@ -302,9 +304,11 @@ def _draw_fit(d, y: np.ndarray, est: np.ndarray, budgeted: bool, seats: int) -> 
     edges, rows = residual_rows(est, y, d["took"].to_numpy(bool), RESIDUAL_POOLS)
     resid = y - est
     seat = d["soloist"].to_numpy()
-    shift = [float(resid[seat == s].mean() - resid.mean()) if (seat == s).any() else 0.0 for s in range(seats)]
-    return {"draws": DRAWS, "draw_edges": edges, "draw_rows": rows.tolist(), "draw_shift": shift,
-            "why": (f"drawn: {DRAWS} Tapps per hand through the heuristic exchange, the play as the corpus's"
+    shift = [float(resid[seat == s].mean() - resid.mean()) if (seat == s).any() else 0.0
+             for s in range(rules.n_seats)]
+    draws = draws_for(rules)
+    return {"draws": draws, "draw_edges": edges, "draw_rows": rows.tolist(), "draw_shift": shift,
+            "why": (f"drawn: {draws} Tapps per hand through the heuristic exchange, the play as the corpus's"
                     f" residuals of its estimate ({RESIDUAL_POOLS} pools of {QUANTILES} rows)")}
 
 

@@ -252,6 +252,9 @@ class Candidate:
     melds: int
     discard_points: int
     measure: int = 0
+    #: The called card and the card handed back for it (-1: no call; docs/rules.md §4.4).
+    call: int = -1
+    give: int = -1
 
     @property
     def code(self) -> int:
@@ -264,6 +267,8 @@ class Candidate:
     def announce(self) -> str:
         """The announcement in words, e.g. ``trump E, discard GA SA S10 HK``."""
         what = f"trump {self.trump_text}" if self.contract == "trump" else self.contract
+        if self.call >= 0:
+            what += f", call {format_cards([self.call])} (give back {format_cards([self.give])})"
         return f"{what}, discard {format_cards(self.discard)}"
 
 
@@ -297,13 +302,18 @@ def discard_bound(rules: Rules) -> int:
     return comb(rules.layout.hand_size + rules.layout.tapp_size, rules.layout.tapp_size)
 
 
-def make_candidate(pool, disc, contract, trump, value, table, measure=0) -> Candidate:
-    """A :class:`Candidate` from the pool and discard count vectors."""
-    kept = pool - disc
+def make_candidate(pool, disc, contract, trump, value, table, measure=0, call=-1, give=-1) -> Candidate:
+    """A :class:`Candidate` from the pool and discard count vectors (and a call: the card types in and out)."""
+    kept = pool.astype(np.int64) - disc
+    if call >= 0:
+        kept[call] += 1
+        kept[give] -= 1
+    kept = kept.astype(np.uint8)
     melds = int(meld_total(kept, trump, table)) if contract == "trump" else 0
     return Candidate(
         discard=tuple(cards_of(disc)), kept=tuple(cards_of(kept)), contract=contract, trump=int(trump),
         value=float(value), melds=melds, discard_points=int(disc.astype(np.int64) @ CARD_POINTS), measure=int(measure),
+        call=int(call), give=int(give),
     )
 
 

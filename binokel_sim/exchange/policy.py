@@ -36,6 +36,7 @@ from binokel_sim.dealing.dealer import deal_one, unseen_types
 from binokel_sim.play.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
                                              durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
+from binokel_sim.exchange.calling import apply_calls, call_batch, callable_types
 from binokel_sim.exchange.partner import partner_allowance
 from binokel_sim.jit import kernel
 from binokel_sim.rng import counts_key
@@ -57,10 +58,24 @@ class CandidateSet:
     code: np.ndarray  # int64[n, K]
     cheap: np.ndarray  # float64[n, K]
     measure: np.ndarray  # int64[n, K]
+    #: The called card type and the card handed back for it (-1: no call; docs/rules.md §4.4).
+    # None only as the default: __post_init__ fills both, so readers index them as arrays.
+    call: np.ndarray = None  # type: ignore[assignment]  # int64[n, K]
+    give: np.ndarray = None  # type: ignore[assignment]  # int64[n, K]
+
+    def __post_init__(self) -> None:
+        if self.call is None:
+            self.call = np.full(self.code.shape, -1, dtype=np.int64)
+        if self.give is None:
+            self.give = np.full(self.code.shape, -1, dtype=np.int64)
 
     @property
     def kept(self) -> np.ndarray:
-        return (self.pool[:, None, :] - self.disc).astype(np.uint8)
+        kept = self.pool[:, None, :].astype(np.int64) - self.disc
+        n, k = np.nonzero(self.call >= 0)
+        np.add.at(kept, (n, k, self.call[n, k]), 1)
+        np.add.at(kept, (n, k, self.give[n, k]), -1)
+        return kept.astype(np.uint8)
 
     @property
     def disc_points(self) -> np.ndarray:
@@ -85,7 +100,7 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
     table = rules.meld_array()
     mode = np.int64(_MODE[policy])
     dsize = np.int64(rules.layout.tapp_size)
-    discs, codes, values, measures = [], [], [], []
+    discs, codes, values, measures, calls, gives = [], [], [], [], [], []
     if tapp_unseen:
         vals = np.empty((n, 4), dtype=np.float64)
         dp = tapps.astype(np.int64) @ CARD_POINTS
@@ -96,16 +111,34 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
             codes.append(np.full(n, t))
             values.append(vals[:, t])
             measures.append(np.zeros(n, dtype=np.int64))
+            calls.append(np.full(n, -1))
+            gives.append(np.full(n, -1))
     else:
         out_disc = np.zeros((n, 4, per_trump, N_TYPES), dtype=np.uint8)
         out_value = np.empty((n, 4, per_trump), dtype=np.float64)
         cheap_batch(pools, dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value)
         for t in range(4):
             for j in range(per_trump):
-                discs.append(out_disc[:, t, j])
+                discs.append(out_disc[:, t, j].copy())
                 codes.append(np.full(n, t))
-                values.append(out_value[:, t, j])
+                values.append(out_value[:, t, j].copy())
                 measures.append(np.zeros(n, dtype=np.int64))
+                calls.append(np.full(n, -1))
+                gives.append(np.full(n, -1))
+        if rules.calling.allowed:
+            # The same number of candidates again, each with a call: the best per trump over every call.
+            c_call = np.empty((n, 4, per_trump), dtype=np.int64)
+            c_give = np.empty((n, 4, per_trump), dtype=np.int64)
+            call_batch(pools, callable_types(rules, pools), dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value,
+                       c_call, c_give)
+            for t in range(4):
+                for j in range(per_trump):
+                    discs.append(out_disc[:, t, j].copy())
+                    codes.append(np.full(n, t))
+                    values.append(out_value[:, t, j].copy())
+                    measures.append(np.zeros(n, dtype=np.int64))
+                    calls.append(c_call[:, t, j])
+                    gives.append(c_give[:, t, j])
     for code, allowed in ((DURCH_CODE, rules.durch.allowed), (BETTEL_CODE, rules.bettel.allowed)):
         if not allowed:
             continue
@@ -125,9 +158,12 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
         codes.append(np.full(n, code))
         values.append(_special_value(rules, code, meas))
         measures.append(meas)
+        calls.append(np.full(n, -1))
+        gives.append(np.full(n, -1))
     return CandidateSet(
         pool=pools, disc=np.stack(discs, axis=1), code=np.stack(codes, axis=1).astype(np.int64),
         cheap=np.stack(values, axis=1), measure=np.stack(measures, axis=1),
+        call=np.stack(calls, axis=1).astype(np.int64), give=np.stack(gives, axis=1).astype(np.int64),
     )
 
 
@@ -269,6 +305,8 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     code_r = np.repeat(code, M)
     dp_r = np.repeat(dp, M)
     hands_r = inner[vi].reshape(-1, *inner.shape[2:])
+    if rules.calling.allowed:
+        hands_r = apply_calls(hands_r, soloist, np.repeat(cs.call[vi, ci], M), np.repeat(cs.give[vi, ci], M))
     val, took = solve_rows(rules, soloist, kept_r, code_r, dp_r, hands_r, dd)
     val = val.reshape(-1, M)
     took = took.reshape(-1, M)
@@ -300,7 +338,8 @@ def candidate_at(rules: Rules, cs: CandidateSet, i: int, j: int, value: float | 
     code = int(cs.code[i, j])
     trump = code if is_trump(code) else -1
     return make_candidate(cs.pool[i], cs.disc[i, j], "trump" if trump >= 0 else CONTRACT_NAMES[code], trump,
-                          float(cs.cheap[i, j]) if value is None else value, rules.meld_array(), int(cs.measure[i, j]))
+                          float(cs.cheap[i, j]) if value is None else value, rules.meld_array(), int(cs.measure[i, j]),
+                          int(cs.call[i, j]), int(cs.give[i, j]))
 
 
 def cheap_candidates(hand, tapp, rules: Rules | str = "standard", policy: str = "heuristic",

@@ -129,6 +129,9 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
         out = " (the dealer, sitting out)" if s >= rules.n_seats else ""
         rows.append(mean_row(f"mean score per deal, seat {s}{out}", np.asarray(sc)))
         rows.append(rate_row(f"soloist rate, seat {s}", (deals["soloist_seat"] == s).to_numpy()))
+    if not rules.bidding.forehand_must_open:
+        rows.append(rate_row("thrown-in deals (all passed)", (deals["soloist"] < 0).to_numpy()))
+    deals = deals[deals["soloist"] >= 0]  # the soloist's figures: deals with a soloist
     sol_score = deals[[f"score_p{p}" for p in range(n)]].to_numpy()[np.arange(len(deals)), deals["soloist"].to_numpy()] \
         if len(deals) else np.array([])
     rows.append(mean_row("soloist score per deal", sol_score))

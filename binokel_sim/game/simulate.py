@@ -3,8 +3,8 @@
 One deal:
 
 1. **Auction** -- each seat bids up to its ceiling from a fast estimator of its hand
-   (:func:`ceiling`), see :func:`binokel_sim.game.auction.auction`.
-2. **Exchange** -- the soloist takes the Tapp and picks discard and contract with the
+   (:func:`ceiling`), see :func:`binokel_sim.game.auction.auction` (all pass, where allowed: thrown in).
+2. **Exchange** -- the soloist takes the Tapp and picks discard, contract and any call with the
    exchange optimiser's cheap stage (:func:`binokel_sim.exchange.policy.build_candidates`, the
    array path: no input validation per deal; policy ``heuristic``; a Durch/Bettel only when its cheap measure says it is sure).
 3. **Surrender** -- the soloist goes out when the exchange's estimate of his side's total after
@@ -55,6 +55,7 @@ from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.play.dd import first_leader
 from binokel_sim import streams
 from binokel_sim.contracts import DURCH_CODE
+from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
@@ -68,6 +69,7 @@ from binokel_sim.play.solver import Position, Solver
 
 #: A game still open after this many deals is recorded as unfinished (winner -1).
 MAX_DEALS = 400
+THROWN_IN = "thrown in"  # the contract of a deal nobody bid on
 
 
 def _formula(rules: Rules):
@@ -257,6 +259,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
     sol, bid = auction([ceiling(h, rules) for h in hands], rules)
+    if sol < 0:  # every seat passed (forehand need not open): the deal is thrown in
+        return _Outcome(-1, 0, THROWN_IN, -1, False, np.zeros(n, dtype=np.int64), [])
     predicted = predicted_p_make(hands[sol], bid, rules)
     cs = build_candidates(rules, hands[sol][None], counts_of(row[sl[n]], check=False)[None], "heuristic", per_trump=1)
     ch = choose(rules, sol, cs, "heuristic")
@@ -264,7 +268,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     kept = counts_of(best.kept)
     table = rules.meld_array()
     side = rules.layout.partners(sol)
-    play_hands = list(hands)
+    play_hands = list(apply_calls(np.stack(hands)[None], sol, np.array([best.call]), np.array([best.give]))[0])
     play_hands[sol] = kept
     zeros = [0] * n
     if best.contract == TRUMP:
@@ -346,7 +350,7 @@ def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
     target = rules.game.target
     if totals.max() < target:
         return -1
-    if totals[soloist] >= target:
+    if soloist >= 0 and totals[soloist] >= target:
         return soloist
     top = np.flatnonzero(totals == totals.max())
     if rules.layout.partnership:
@@ -374,7 +378,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         for s in range(n):
             scores[seat_player[s]] = o.scores[s]
         totals += scores
-        sol_player = seat_player[o.soloist_seat]
+        sol_player = seat_player[o.soloist_seat] if o.soloist_seat >= 0 else -1
         rec.records.append(DealRecord(
             game=game, deal=j, soloist=sol_player, soloist_seat=o.soloist_seat, bid=o.bid, contract=o.contract,
             trump=SUITS[o.trump] if o.trump >= 0 else "-", made=o.made, scores=scores.tolist(),

@@ -32,13 +32,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from binokel_sim.cards import deck_types
 from binokel_sim.dealing.dealer import make_spec
 from binokel_sim.errors import InputError
 from binokel_sim import streams
 from binokel_sim.jit import kernel
 from binokel_sim.melds.events import BEST, LEVELS, QUANTITIES  # noqa: F401  (BEST: doctest)
 from binokel_sim.melds.patterns import CARD_PACKED, counts_of_patterns, score_patterns, score_tables
-from binokel_sim.melds.scorer import DISSLE, best_kept_at, needed_counts
+from binokel_sim.melds.scorer import DISSLE, best_kept_at, needed_counts, totals_by_trump
 from binokel_sim.rng import derive_key, mix64, stream_start
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Job, Scale
@@ -143,11 +144,40 @@ def kept_totals(counts, keep, table, need, tot):
 
 
 @kernel
-def tally_chunk(key0, key1, start, stop, free, ends, limits, magic, keep, do_tapp, do_kept,
+def called_kept_totals(counts, keep, table, need, calls, meld_only, tot):
+    """Raise ``tot`` (:func:`kept_totals` of ``counts``) to the best kept after any call ``calls`` allows."""
+    before = np.empty(4, dtype=np.int64)
+    after = np.empty(4, dtype=np.int64)
+    alt = np.empty(5, dtype=np.int64)
+    totals_by_trump(counts, table, before)
+    for c in range(24):
+        if counts[c] >= calls[c]:
+            continue
+        counts[c] += 1
+        totals_by_trump(counts, table, after)
+        if not meld_only or (after > before).any():
+            alt[:4] = after
+            kept_totals(counts, keep, table, need, alt)
+            for q in range(5):
+                tot[q] = max(tot[q], alt[q])
+        counts[c] -= 1
+
+
+def call_limits(rules: Rules) -> np.ndarray:
+    """Per card type, the count in hand + Tapp below which it may be called (0: never; docs/rules.md §4.4)."""
+    out = np.zeros(24, dtype=np.int64)
+    if rules.calling.allowed:
+        out[deck_types(rules.layout.sevens)] = 1 if rules.calling.cards == "absent" else 2
+    return out
+
+
+@kernel
+def tally_chunk(key0, key1, start, stop, free, ends, limits, magic, keep, do_tapp, do_kept, calls, meld_only,
                 ptab, pack, kindpts, kindpack, binpts, binpack, table, evt, hist, same, pmin, sums, sqs):
     """Deal, score and tally deals ``start .. stop - 1`` into the scope-indexed tally arrays.
 
     The ``hand`` scope is always tallied; ``do_tapp`` adds ``hand+tapp``, ``do_kept`` adds ``kept``.
+    ``calls``/``meld_only``: the calls the kept scope may make (:func:`call_limits`).
     """
     players = ends.shape[0] - 1
     buf = np.empty(free.shape[0], dtype=np.int8)
@@ -178,6 +208,8 @@ def tally_chunk(key0, key1, start, stop, free, ends, limits, magic, keep, do_tap
         if do_kept:
             counts_of_patterns(both, counts)
             kept_totals(counts, keep, table, need, tot1[0])
+            if calls.any():
+                called_kept_totals(counts, keep, table, need, calls, meld_only, tot1[0])
             # The kept scope has totals only: its level tallies count zeros.
             tally_deal(1, np.int64(0), np.int64(0), tot1, evt[KEPT], hist[KEPT], same[KEPT], pmin[KEPT],
                        sums[KEPT], sqs[KEPT])
@@ -306,5 +338,5 @@ def chunk_tally(rules: Rules, ds: DealSetup, st, scopes: tuple[str, ...], chunk)
     part = MeldTally.empty(chunk.size, rules.layout.players, st.max_total + 1, st.unit, scopes)
     tally_chunk(ds.key[0], ds.key[1], np.int64(chunk.start), np.int64(chunk.stop), ds.free, ds.ends,
                 ds.limits, ds.magic, np.int64(rules.layout.hand_size), "hand+tapp" in scopes, "kept" in scopes,
-                *st.arrays(), st.table, *part.arrays())
+                call_limits(rules), rules.calling.meld_only, *st.arrays(), st.table, *part.arrays())
     return part

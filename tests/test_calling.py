@@ -1,0 +1,113 @@
+"""Calling a card (Rufen) and forehand passing (docs/rules.md §3, §4.4): hand-checked cases."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from binokel_sim.cards import Hand, format_cards
+from binokel_sim.errors import InputError
+from binokel_sim.exchange.calling import apply_calls, callable_types, swap_call
+from binokel_sim.exchange.policy import cheap_candidates
+from binokel_sim.game.auction import auction
+from binokel_sim.game.simulate import THROWN_IN, simulate_game
+from binokel_sim.melds.scorer import meld_total
+from binokel_sim.provenance import rules_hash
+from binokel_sim.rules import load_rules
+
+HAND = "EA E10 EK EO G10 G10 H10 H10 S10 S10 GA HA"
+TAPP = "GK HO GU HU"
+
+
+def _type(card: str) -> int:
+    return int(np.nonzero(Hand.parse(card).counts)[0][0])
+
+
+def test_a_called_king_completes_the_trump_family():
+    # Without calling the best is trump acorn with its pair: 40 (no other meld in hand + Tapp).
+    plain = cheap_candidates(HAND, TAPP, "standard")[0]
+    assert (plain.contract, plain.trump, plain.melds) == ("trump", 0, 40)
+    # Calling HK completes A 10 K O U of hearts: trump family 150 + the acorn pair 20 = 170.
+    best = cheap_candidates(HAND, TAPP, "calling")[0]
+    assert (best.trump, best.melds, best.call) == (2, 170, _type("HK"))
+    kept = np.bincount(best.kept, minlength=24).astype(np.uint8)
+    assert format_cards(best.kept) == "EA E10 EK EO GA G10 HA H10 H10 HK HO HU"
+    assert meld_total(kept, 2, load_rules("calling").meld_array()) == 170
+    # Five cards go out of pool + HK (G10 GK S10 S10 GU); the one with the fewest points (GU, 2) goes
+    # back to the holder, the four others are the discard.
+    assert best.give == _type("GU")
+    assert format_cards(best.discard) == "G10 GK S10 S10"
+    assert best.discard_points == 10 + 4 + 10 + 10
+
+
+def test_callable_cards_follow_the_option():
+    r = load_rules("calling")
+    pool = (Hand.parse(HAND).counts + Hand.parse(TAPP).counts)[None]
+    absent = callable_types(r, pool)[0]
+    assert not absent[_type("EA")] and not absent[_type("G10")] and absent[_type("HK")] and absent[_type("EU")]
+    both = dataclasses.replace(r, calling=dataclasses.replace(r.calling, cards="not_both"))
+    nb = callable_types(both, pool)[0]
+    assert nb[_type("EA")] and not nb[_type("G10")]  # one EA held: the other may be called; both G10: no
+    only = dataclasses.replace(r, calling=dataclasses.replace(r.calling, meld_only=True))
+    mo = callable_types(only, pool)[0]
+    assert mo[_type("HK")] and mo[_type("EU")] and not mo[_type("SU")]  # SU: no meld at any trump (no GO)
+
+
+def test_the_first_holder_after_the_soloist_hands_the_card_over():
+    hands = np.zeros((1, 3, 24), dtype=np.uint8)
+    k, u = _type("HK"), _type("GU")
+    hands[0, 0, k] = 1  # seat 0 holds HK, and so does seat 2
+    hands[0, 2, k] = 1
+    out = apply_calls(hands, 1, np.array([k]), np.array([u]))
+    # From soloist 1 in playing order: seat 2 first, so seat 2 gives HK and gets GU; seat 0 keeps its HK.
+    assert out[0, 2, k] == 0 and out[0, 2, u] == 1 and out[0, 0, k] == 1
+    assert hands[0, 2, k] == 1  # a copy
+    assert swap_call(np.array([[1, 0, 2]], np.uint8), np.array([-1]), np.array([-1])).tolist() == [[1, 0, 2]]
+
+
+def test_calling_changes_the_rules_hash_only_when_allowed():
+    r = load_rules("standard")
+    off = dataclasses.replace(r, calling=dataclasses.replace(r.calling, cards="not_both"))
+    assert rules_hash(off) == rules_hash(r)  # not allowed: its other keys are never read
+    assert rules_hash(load_rules("calling")) != rules_hash(dataclasses.replace(load_rules("calling"),
+                                                                                  calling=r.calling))
+
+
+def _free(min_bid: int = 150):
+    r = load_rules("standard")
+    return dataclasses.replace(r, bidding=dataclasses.replace(r.bidding, forehand_must_open=False, min_bid=min_bid))
+
+
+@pytest.mark.parametrize("ceilings,must,free", [
+    ([0, 0, 0], (0, 150), (-1, 0)),        # nobody bids: forehand is obliged, or the deal is thrown in
+    ([0, 200, 0], (1, 160), (1, 150)),      # obliged forehand is raised once; free, middlehand opens
+    ([0, 0, 170], (2, 160), (2, 150)),      # rearhand alone
+    ([0, 200, 230], (2, 210), (2, 200)),    # rearhand outbids middlehand: the raises fall one step apart
+    ([180, 0, 0], (0, 150), (0, 150)),
+])
+def test_forehand_may_pass(ceilings, must, free):
+    assert auction(ceilings, load_rules("standard")) == must
+    assert auction(ceilings, _free()) == free
+
+
+def test_a_game_where_forehand_may_pass_throws_in_deals():
+    rec = simulate_game(_free(min_bid=350), seed=3, game=0, max_deals=12)
+    thrown = [d for d in rec.records if d.soloist_seat < 0]
+    played = [d for d in rec.records if d.soloist_seat >= 0]
+    assert thrown and played
+    assert all(d.contract == THROWN_IN and d.scores == [0, 0, 0] and d.soloist == -1 for d in thrown)
+    assert all(d.bid >= 350 for d in played)
+
+
+@pytest.mark.parametrize("text,message", [
+    ('inherits = "two-hand"\nname = "x"\n[calling]\nallowed = true\n', "calling.allowed: layout"),
+    ('inherits = "two-hand"\nname = "x"\n[bidding]\nforehand_must_open = false\n',
+     "bidding.forehand_must_open: layout"),
+    ('inherits = "calling"\nname = "x"\n[calling]\ncards = "any"\n', "calling.cards: expected one of"),
+    ('inherits = "kreuz"\nname = "x"\n[calling]\nallowed = true\n', "calling.allowed"),
+])
+def test_bad_calling_options_name_the_key(tmp_path, text, message):
+    p = tmp_path / "r.toml"
+    p.write_text(text)
+    with pytest.raises(InputError, match=message):
+        load_rules(str(p))
