@@ -1,6 +1,7 @@
 """Checks of a rules set beyond types: keys that only one kind of layout reads (docs/rules.md
 §2, §7, §10: setting one under the other kind is an error naming the key, never a silent
-no-op) and a meld table that never falls when a card is added (§5).
+no-op; likewise the options of fixed partnerships without ``layout.teams``), a jump step
+on the bid step's grid (§3), and a meld table that never falls when a card is added (§5).
 
 >>> from binokel_sim.rules import load_rules
 >>> check_kind(load_rules("two-hand")) is None
@@ -18,7 +19,7 @@ from binokel_sim.errors import InputError
 #: side's value stays below 19 300. ``min_bid`` stops where the checked tier's first bids end (600).
 RANGES: dict[str, tuple[int, int]] = {
     "layout.players": (2, 4), "layout.hand_size": (1, 24), "layout.tapp_size": (1, 47),
-    "bidding.min_bid": (1, 600), "bidding.bid_step": (1, 1000),
+    "bidding.min_bid": (1, 600), "bidding.bid_step": (1, 1000), "bidding.jump_step": (0, 1000),
     "surrender.penalty_factor": (0, 10), "surrender.credit": (0, 10_000),
     **{f"melds.{k}": (0, 1000) for k in ("family", "trump_family", "pair", "trump_pair", "double_pair",
                                           "trump_double_pair", "four", "binokel", "dissle", "grand_binokel")},
@@ -37,21 +38,53 @@ RANGES: dict[str, tuple[int, int]] = {
 TALON_LACKS = ("family", "double_family", "trump_double_family", "double_pair", "trump_double_pair",
                "eight_tens", "eight_sevens")
 
+#: Options that only fixed partnerships read (``layout.teams``): true without teams is an error.
+TEAM_KEYS = ("play.partner_frees", "scoring.round_per_team", "scoring.team_trick_keeps_melds",
+             "surrender.credit_per_team")
+
+
+def _value(r, key: str):
+    section, name = key.split(".")
+    return getattr(getattr(r, section), name)
+
 
 def check_kind(r) -> None:
-    """Keys that only one kind of layout reads must not be set under the other."""
+    """Keys that only one kind of layout reads must not be set under the other.
+
+    >>> import dataclasses
+    >>> from binokel_sim.rules import load_rules
+    >>> k = load_rules("standard")
+    >>> check_kind(dataclasses.replace(k, play=dataclasses.replace(k.play, partner_frees=True)))
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: play.partner_frees: layout 'three' has no fixed partners (layout.teams)
+    """
     lay = r.layout
     if r.scoring.dealer_bonus and not lay.dealer_sits_out:
         raise InputError(f"scoring.dealer_bonus: set to {r.scoring.dealer_bonus}, but in layout {lay.name!r} "
                          f"the dealer does not sit out (layout.dealer_sits_out)")
+    for key in TEAM_KEYS:
+        if _value(r, key) and not lay.teams:
+            # Only fixed partnerships read these: set elsewhere they would be a silent no-op.
+            raise InputError(f"{key}: layout {lay.name!r} has no fixed partners (layout.teams)")
+    step, jump = r.bidding.bid_step, r.bidding.jump_step
+    if jump % step:
+        raise InputError(f"bidding.jump_step: must be 0 or a multiple of bidding.bid_step ({step}), got {jump}")
     if lay.kind == "talon":
         if not lay.sevens:
             raise InputError("layout.sevens: the talon game is played with 48 cards")
         if lay.teams or lay.dealer_sits_out:
             raise InputError(f"layout.{'teams' if lay.teams else 'dealer_sits_out'}: not available at a talon layout")
-        if not r.bidding.forehand_must_open:
-            raise InputError(f"bidding.forehand_must_open: layout {lay.name!r} has no auction"
+        if not r.bidding.forehand_must_open or jump:
+            key = "jump_step" if jump else "forehand_must_open"
+            raise InputError(f"bidding.{key}: layout {lay.name!r} has no auction"
                              ' (layout.kind = "bid" only)')
+        if r.play.beat_led_when_trumped:
+            raise InputError(f"play.beat_led_when_trumped: layout {lay.name!r} has two seats, so no card follows "
+                             "a trumped trick; set it to false")
+        if r.game.decided_by != "soloist":
+            raise InputError(f"game.decided_by: layout {lay.name!r} has no soloist; two-hand ties play on "
+                             "(set \"soloist\")")
         for k in TALON_LACKS:
             if getattr(r.melds, k):
                 raise InputError(f"melds.{k}: layout {lay.name!r} (two-hand) has no such meld; set it to 0")

@@ -45,7 +45,10 @@ def set_command(argv: list[str]) -> None:
 #: existed: a key at that value is left out of the hash, so a new option does not orphan
 #: every corpus; set to anything else it changes the hash.
 NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("melds", "grand_binokel"): 0,
-           ("bidding", "forehand_must_open"): True}
+           ("bidding", "forehand_must_open"): True, ("bidding", "jump_step"): 0,
+           ("surrender", "credit_per_team"): False, ("play", "partner_frees"): False,
+           ("play", "beat_led_when_trumped"): False, ("scoring", "round_per_team"): False,
+           ("scoring", "team_trick_keeps_melds"): False, ("game", "decided_by"): "soloist"}
 
 
 #: The digits of :func:`rules_hash` that key a corpus manifest and a fitted model.

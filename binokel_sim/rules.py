@@ -77,6 +77,8 @@ class Bidding:
     bid_step: int
     #: Forehand must open at ``min_bid`` (False: it may pass, and a deal all pass is thrown in; docs/rules.md §3).
     forehand_must_open: bool = True
+    #: A bid may also raise by any multiple of this (0: no jumps; a multiple of ``bid_step``; §3).
+    jump_step: int = 0
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ class Surrender:
     credit: int
     #: Opponents' credit is half the bid instead of ``credit``.
     credit_half_bid: bool
+    #: At fixed partnerships the defending team gets its melds plus the credit once, not each defender.
+    credit_per_team: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,10 @@ class Play:
     #: ``forehand`` (seat 0) or ``soloist`` leads to the first trick.
     first_lead: str
     last_trick: int
+    #: At fixed partnerships a follower whose partner holds the trick need only follow suit (§6).
+    partner_frees: bool = False
+    #: A follower of a trumped trick must still beat the highest card of the led suit if able (§6).
+    beat_led_when_trumped: bool = False
 
     def first_leader(self, soloist: int, durch: bool = False) -> int:
         """Seat leading the first trick: the soloist at a Durch (docs/rules.md §8), else per ``first_lead``.
@@ -167,6 +175,10 @@ class Scoring:
     melds_need_trick: bool
     #: Points for the dealer who sits out at a four-player table (0: none).
     dealer_bonus: int
+    #: At fixed partnerships a team's card points are rounded once, not each player's (§7).
+    round_per_team: bool = False
+    #: At fixed partnerships a player's melds count when his team took a trick, not only he (§7).
+    team_trick_keeps_melds: bool = False
 
 
 @dataclass(frozen=True)
@@ -204,6 +216,9 @@ class Talon:
 class Game:
     target: int
     aus: bool
+    #: ``soloist``: a soloist at the target wins, else the one highest score, ties play on; ``highest``: the
+    #: highest score at the target wins, ties to the soloist, then by seat order (§9).
+    decided_by: str = "soloist"
 
 
 @dataclass(frozen=True)
@@ -252,7 +267,7 @@ _SECTIONS = {
 }
 _TOP_KEYS = {"name", "description", "inherits", "talon", "calling", *_SECTIONS}
 _CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon"),
-            ("calling", "cards"): ("absent", "not_both")}
+            ("calling", "cards"): ("absent", "not_both"), ("game", "decided_by"): ("soloist", "highest")}
 
 
 class _Source:
