@@ -55,6 +55,41 @@ def counted_melds(melds: int | np.ndarray, took_trick, rules: Rules):
     return np.where(took_trick, melds, 0) if isinstance(melds, np.ndarray) else (melds if took_trick else 0)
 
 
+def melds_as_bonus(rules: Rules) -> bool:
+    """Whether the solver credits each side seat's melds when that seat takes its first trick (a trick bonus).
+
+    Otherwise the side's melds are added outside the play: where they need no trick, or where
+    ``scoring.team_trick_keeps_melds`` keeps them with any trick of the team -- a side that makes its
+    contract has taken one anyway, so its best play and its made bids are the same either way.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> melds_as_bonus(load_rules("kreuz")), melds_as_bonus(load_rules("dabb-four"))
+    (True, False)
+    """
+    return rules.scoring.melds_need_trick and not rules.scoring.team_trick_keeps_melds
+
+
+def unit_total(rules: Rules, seats: Sequence[int], points: Sequence[int] | np.ndarray, melds: Sequence[int],
+               took: Sequence[bool] | np.ndarray) -> int:
+    """Total of the scoring unit ``seats`` (one seat, or a team at fixed partnerships): the card points
+    ``points[s]`` (raw: tricks, last trick, the soloist's discards) rounded where the rules round -- each
+    seat's, or once for the unit with ``scoring.round_per_team`` -- plus the melds that count: a seat's own
+    where it took a trick (``took[s]``), or with ``scoring.team_trick_keeps_melds`` where any seat of the
+    unit did (§7).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> unit_total(load_rules("dabb-four"), (0, 2), [34, 0, 43, 0], [20, 0, 100, 0], [True, False, False, False])
+    200
+    """
+    if rules.scoring.round_per_team:
+        pts = int(round_points(sum(int(points[s]) for s in seats), rules))
+    else:
+        pts = sum(int(round_points(int(points[s]), rules)) for s in seats)
+    team_took = any(took[s] for s in seats)
+    keep = rules.scoring.team_trick_keeps_melds
+    return pts + sum(int(counted_melds(int(melds[s]), team_took if keep else bool(took[s]), rules)) for s in seats)
+
+
 def contract_score(rules: Rules, total: int, took_trick: bool, bid: int) -> int:
     """Soloist's score for a trump contract: the total if made (a trick and total >= bid), else -ff x bid."""
     if took_trick and total >= bid:
@@ -68,7 +103,8 @@ def surrender_score(rules: Rules, bid: int) -> int:
 
 
 def surrender_credit(rules: Rules, bid: int) -> int:
-    """Each opponent's credit when the soloist goes out (their melds come on top)."""
+    """Each opponent's credit when the soloist goes out (their melds come on top); with
+    ``surrender.credit_per_team`` the defending team's, once."""
     return int(bid) // 2 if rules.surrender.credit_half_bid else rules.surrender.credit
 
 
@@ -136,20 +172,26 @@ def side_mask(rules: Rules, soloist: int) -> int:
     return m
 
 
+def _raw_points(deal: PlayedDeal) -> np.ndarray:
+    """Each seat's card points before rounding, the soloist's discards included."""
+    tp = np.asarray(deal.trick_points, dtype=np.int64).copy()
+    tp[deal.soloist] += deal.discard_points
+    return tp
+
+
 def seat_totals(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     """Each seat's own total: card points (rounded where the rules say) + melds that count.
 
-    The soloist's card points include the discards. Returned as int64[seats].
+    The soloist's card points include the discards. Returned as int64[seats]. A team's total at fixed
+    partnerships is :func:`team_total` (it may round and keep melds per team).
     """
-    seats = rules.n_seats
-    tp = np.asarray(deal.trick_points, dtype=np.int64).copy()
-    tp[deal.soloist] += deal.discard_points
-    took = np.asarray(deal.tricks) > 0
-    melds = np.asarray(deal.melds, dtype=np.int64)
-    out = np.empty(seats, dtype=np.int64)
-    for s in range(seats):
-        out[s] = round_points(int(tp[s]), rules) + counted_melds(int(melds[s]), bool(took[s]), rules)
-    return out
+    tp, took = _raw_points(deal), np.asarray(deal.tricks) > 0
+    return np.array([unit_total(rules, (s,), tp, deal.melds, took) for s in range(rules.n_seats)], dtype=np.int64)
+
+
+def team_total(rules: Rules, deal: PlayedDeal, seats: Sequence[int]) -> int:
+    """The total of the seats ``seats`` together (:func:`unit_total` of the deal): the soloist's side's total."""
+    return unit_total(rules, seats, _raw_points(deal), deal.melds, np.asarray(deal.tricks) > 0)
 
 
 def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
@@ -172,7 +214,10 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     Each defender scores on its own -- trump: own total (card points + melds with an
     own trick); surrender: the surrender credit + the melds it holds; failed Durch:
     ``durch.opponent_credit``; otherwise 0 -- and at Kreuzbinokel the defending team
-    scores the sum of its members' scores ("the team's totals are added", §7).
+    scores the sum of its members' scores ("the team's totals are added", §7). The
+    per-team options change a team's number: ``scoring.round_per_team`` and
+    ``scoring.team_trick_keeps_melds`` (:func:`unit_total`, either team), and
+    ``surrender.credit_per_team`` (the defending team's credit once).
 
     >>> from binokel_sim.rules import load_rules
     >>> r = load_rules("standard")
@@ -187,6 +232,8 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     ...                tricks=[0] * 4, melds=[80, 40, 0, 20])
     >>> score_deal(load_rules("kreuz"), d).tolist()
     [180, -150, 180, -150]
+    >>> score_deal(load_rules("dabb-four"), d).tolist()   # the credit (40) once: 40 + 80 + 0
+    [120, -150, 120, -150]
     """
     if deal.contract not in CONTRACTS:
         raise InputError(f"unknown contract {deal.contract!r} (one of {', '.join(CONTRACTS)})")
@@ -201,9 +248,12 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
         raise InputError(f"contract {deal.contract!r} is not allowed by the rules {rules.name!r}")
     side = _side(rules, deal.soloist)
     others = tuple(s for s in range(seats) if s not in side)
+    team = None  # the defending team's score where it is not the sum of its members' (per-team options)
     if deal.contract == SURRENDER:
         side_score = surrender_score(rules, deal.bid)
         defender = {s: surrender_credit(rules, deal.bid) + int(deal.melds[s]) for s in others}
+        if rules.surrender.credit_per_team and rules.layout.partnership:
+            team = surrender_credit(rules, deal.bid) + sum(int(deal.melds[s]) for s in others)
     elif deal.contract in (DURCH, BETTEL):
         side_score = special_score(rules, deal.contract, deal.special_made, deal.open_hand, deal.from_hand)
         credit = rules.durch.opponent_credit if deal.contract == DURCH and not deal.special_made else 0
@@ -211,12 +261,14 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     else:
         own = seat_totals(rules, deal)
         took_side = any(deal.tricks[s] > 0 for s in side)
-        side_score = contract_score(rules, int(sum(own[s] for s in side)), took_side, deal.bid)
+        side_score = contract_score(rules, team_total(rules, deal, side), took_side, deal.bid)
         defender = {s: int(own[s]) for s in others}
+        if rules.layout.partnership:
+            team = team_total(rules, deal, others)
     out = np.zeros(seats, dtype=np.int64)
     out[list(side)] = side_score
     if rules.layout.partnership:
-        out[list(others)] = sum(defender.values())
+        out[list(others)] = sum(defender.values()) if team is None else team
     else:
         for s, v in defender.items():
             out[s] = v

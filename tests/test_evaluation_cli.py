@@ -12,8 +12,9 @@ from test_evaluation import HAND, toy_points, toy_specials
 
 @pytest.fixture
 def toy_dd(monkeypatch):
-    monkeypatch.setattr(play_dd, "default_solver", lambda: toy_points)
-    monkeypatch.setattr(play_dd, "default_specials", toy_specials)
+    # The factories take the play-rules word, which the toy back end does not read.
+    monkeypatch.setattr(play_dd, "default_solver", lambda rule=0: toy_points)
+    monkeypatch.setattr(play_dd, "default_specials", lambda rule=0: toy_specials())
 
 
 def test_bid_json_report(capsys, toy_dd, tmp_path):

@@ -19,19 +19,23 @@ from play_helpers import study_state
 
 
 def test_revealed_is_exactly_what_the_legal_rules_imply():
-    # For every hand holding the card: the card was legal iff the hand holds none of the revealed types.
+    # For every hand holding the card, under every play-rules word (beat the led suit when trumped, partner
+    # frees) and either holder of the trick: the card was legal iff the hand holds none of the revealed types.
     rng = np.random.default_rng(3)
-    checked = 0
-    for _ in range(4000):
+    checked = {rule: 0 for rule in range(4)}
+    for _ in range(8000):
         trump = int(rng.integers(-1, 4))
-        led, win, card = (int(x) for x in rng.integers(0, 24, 3))
-        if win // 6 != led // 6 and win // 6 != trump:
-            continue  # the winning card is of the led suit or a trump
+        top, card = (int(x) for x in rng.integers(0, 24, 2))
+        # The winner is the led suit's highest card, or a trump when a trump took a plain-suit trick.
+        trumped = 0 <= trump != top // 6 and rng.random() < 0.5
+        win = trump * 6 + int(rng.integers(0, 6)) if trumped else top
+        rule, mate = int(rng.integers(0, 4)), bool(rng.integers(0, 2))
         hand = int(rng.integers(0, 1 << 24)) | (1 << card)
-        legal = (legal_mask(hand, led, win, trump) >> card) & 1
-        assert bool(legal) == (hand & revealed(card, led, win, trump) == 0), (hand, led, win, card, trump)
-        checked += 1
-    assert checked > 1500
+        legal = (legal_mask(hand, top, win, trump, rule, mate) >> card) & 1
+        assert bool(legal) == (hand & revealed(card, top, win, trump, rule, mate) == 0), (hand, top, win, card, trump,
+                                                                                          rule, mate)
+        checked[rule] += 1
+    assert min(checked.values()) > 1500
     assert revealed(5, -1, -1, 0) == 0  # a lead reveals nothing
 
 

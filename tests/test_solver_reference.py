@@ -7,10 +7,12 @@ import random
 import numpy as np
 import pytest
 
+from binokel_sim.errors import InputError
 from binokel_sim.cards import deck_types
+from binokel_sim.play.legal import BEAT_LED, PARTNER_FREES
 from binokel_sim.play.solver import Position, Solver, max_points_batch
 
-from solver_reference import legal, minimax
+from solver_reference import freed, legal, minimax
 
 # (seats, kreuz, 48 cards, cards per hand, positions)
 LAYOUTS = [
@@ -22,7 +24,8 @@ LAYOUTS = [
 ]
 
 
-def random_position(rng: random.Random, seats: int, kreuz: bool, sevens: bool, sizes, mid: bool = True):
+def random_position(rng: random.Random, seats: int, kreuz: bool, sevens: bool, sizes, mid: bool = True,
+                    beat_led: bool = False, partner_frees: bool = False):
     n = rng.choice(sizes)
     deck = [int(c) for c in deck_types(sevens)]
     rng.shuffle(deck)
@@ -35,7 +38,8 @@ def random_position(rng: random.Random, seats: int, kreuz: bool, sevens: bool, s
     if mid and rng.random() < 0.5:
         for j in range(rng.randrange(1, seats)):
             p = (leader + j) % seats
-            c = rng.choice(legal(hands[p], trick, trump))
+            c = rng.choice(legal(hands[p], trick, trump, beat_led,
+                                 freed(trick, leader, seats, trump, side, partner_frees)))
             h = list(hands[p])
             h.remove(c)
             hands = hands[:p] + (tuple(h),) + hands[p + 1:]
@@ -129,3 +133,54 @@ def test_batch_with_meld_bonus_matches_reference():
             got = max_points_batch(counts, trump, leader, side, bonus, 10)
             for j, (hands, t, ld, sd, bn) in enumerate(group):
                 assert got[j] == minimax(hands, (), ld, t, set(sd), bonus=bn), (hands, t, ld, sd, bn)
+
+
+#: The play-rules options of docs/rules.md §6 (the dabb app's): (rule word, seats, partners, 48 cards, cards per
+#: hand, positions). Partners free each other only at fixed partnerships.
+RULED = [
+    (BEAT_LED, 3, False, False, (2, 3, 4), 300),
+    (PARTNER_FREES, 4, True, False, (1, 2, 3), 300),
+    (BEAT_LED | PARTNER_FREES, 4, True, False, (1, 2, 3), 300),
+    (BEAT_LED | PARTNER_FREES, 4, True, True, (2, 3), 120),
+]
+
+
+@pytest.mark.parametrize("layout", RULED, ids=lambda lay: f"rule{lay[0]}-{lay[1]}seats{'-48' if lay[3] else ''}")
+def test_play_rules_match_reference(layout):
+    rule, seats, kreuz, sevens, sizes, count = layout
+    kw = dict(beat_led=bool(rule & BEAT_LED), partner_frees=bool(rule & PARTNER_FREES))
+    rng = random.Random(rule * 101 + seats * 7 + sevens)
+    solver = Solver(table_bits=6)
+    changed = moves = starts = 0
+    for _ in range(count):
+        hands, trump, leader, solo, side, trick = random_position(rng, seats, kreuz, sevens, sizes, **kw)
+        expected = minimax(hands, trick, leader, trump, set(side), **kw)
+        pos = to_position(hands, trump, leader, solo, side, trick, rule=rule)
+        assert solver.max_points(pos) == expected, (pos, rule)
+        p = (leader + len(trick)) % seats
+        want = legal(hands[p], trick, trump, kw["beat_led"], freed(trick, leader, seats, trump, set(side),
+                                                                   kw["partner_frees"]))
+        assert sorted(solver.card_values(pos)) == want, (pos, rule)
+        # The positions must exercise the rules: some values and root moves differ from the plain rules' (the
+        # reference plays on from any trick, legal under the plain rules or not).
+        changed += expected != minimax(hands, trick, leader, trump, set(side))
+        moves += want != legal(hands[p], trick, trump)
+        if not trick:
+            starts += 1
+            counts = np.zeros((1, seats, 24), np.uint8)
+            for s, h in enumerate(hands):
+                for c in h:
+                    counts[0, s, c] += 1
+            args = (counts, np.array([-1 if trump is None else trump], np.int8), np.array([leader], np.int8),
+                    np.array([sum(1 << s for s in side)], np.uint8), np.zeros((1, seats), np.int32), 10)
+            assert max_points_batch(*args, rule)[0] == expected, (pos, rule)
+            plain = to_position(hands, None, leader, solo, side, (), rule=rule)
+            n = len(hands[0])
+            durch = minimax(hands, (), leader, None, set(side), credit={solo}, tricks_mode=True, **kw) == n
+            assert solver.durch(plain) == durch, (plain, rule)
+    assert changed > 0 and moves > 0 and starts > count // 4, (changed, moves, starts)
+
+
+def test_partner_frees_needs_two_teams():
+    with pytest.raises(InputError, match="two teams of 2"):
+        Position.parse("EA / EK / EO / EU", None, 0, 0, teams=[0], rule=PARTNER_FREES)

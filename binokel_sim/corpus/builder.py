@@ -47,7 +47,8 @@ import pandas as pd
 
 from binokel_sim._version import __version__
 from binokel_sim.errors import InputError
-from binokel_sim.play.dd import DD, default_specials, melds_batch
+from binokel_sim.play.dd import melds_batch
+from binokel_sim.play.legal import play_rule
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.calling import swap_call
@@ -55,9 +56,11 @@ from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.output import atomic_path, write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
+
+from .backends import bounded_dd, counting_dd
+from .lock import corpus_writer
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-from .lock import corpus_writer
 from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, solver_version
 
 DEFAULT_POLICY = "heuristic"
@@ -90,59 +93,6 @@ class CorpusInterrupted(Interrupted):
         self.done, self.total, self.checkpoint = held, target, folder
 
 
-_TABLES = threading.local()
-
-
-def _tables(tricks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """This thread's solver tables for deals of ``tricks`` tricks, and their generation counter: reused
-    deal after deal (each deal a new generation) instead of allocating and zeroing 112 MiB per solve."""
-    from binokel_sim.play.solver.quasi import new_quasi_table
-    from binokel_sim.play.solver.table import bits_for, new_table
-
-    bits = int(bits_for(tricks))
-    held = getattr(_TABLES, "held", None)
-    if held is None or held[0] != bits:
-        held = _TABLES.held = (bits, new_table(bits), new_quasi_table(bits), np.zeros(1, dtype=np.int64))
-    return held[1], held[2], held[3]
-
-
-def _counting_dd() -> tuple[DD, list[int]]:
-    """A double-dummy back end that also counts its search nodes (in ``counter[0]``)."""
-    from binokel_sim.play.solver import max_points_batch_into
-
-    counter = [0]
-
-    def points(counts, trump, leader, side, bonus, last):
-        out = np.zeros(counts.shape[0], dtype=np.int32)
-        nodes = np.zeros(counts.shape[0], dtype=np.int64)
-        tt, qt, gen = _tables(int(counts[0, 0].sum()))
-        max_points_batch_into(counts, trump, leader, side, bonus, last, tt, qt, gen, out, nodes)
-        counter[0] += int(nodes.sum())
-        return out
-
-    def specials():
-        made = default_specials()
-
-        def counted(*args) -> bool:
-            ok = made(*args)
-            counter[0] += made.queries.nodes
-            return ok
-        return counted
-
-    return DD(points=points, specials=specials), counter
-
-
-def _bounded_dd(budget_nodes: int | None, within: int | None = None) -> tuple[DD, list[int]]:
-    """A ``Solver.bounds`` back end within ``budget_nodes`` per solve (:func:`binokel_sim.play.dd.budgeted`),
-    or with ``within`` the ``Solver.within`` query (every total to fewer than ``within`` points, then exact as far
-    as the budget allows; None: no budget), counting its search nodes (in ``counter[0]``; Durch checks add theirs)."""
-    from binokel_sim.play.dd import Record, bounded_points
-
-    counting, counter = _counting_dd()
-    bounds = bounded_points(budget_nodes, counter, within=within)
-    return DD(specials=counting.specials, bounds=bounds, record=Record()), counter
-
-
 def _count_string(counts: np.ndarray) -> list[str]:
     """Each row of uint8[n, 24] as 24 digits (card-type counts in card order)."""
     return ["".join(map(str, r)) for r in counts.tolist()]
@@ -158,9 +108,9 @@ def corpus_rows(rules: Rules, seed: int, policy: str, chunk: Chunk, durch: bool 
     idx = df["deal"].to_numpy()
     cols: dict[str, list] = {}
     extra: dict[str, list] = {"nodes": [], "seconds": []}
+    budgeted, rule = solve_budget is not None or solve_within is not None, play_rule(rules)
     for i in range(chunk.size):
-        budgeted = solve_budget is not None or solve_within is not None
-        dd, counter = _bounded_dd(solve_budget, solve_within) if budgeted else _counting_dd()
+        dd, counter = bounded_dd(solve_budget, solve_within, rule) if budgeted else counting_dd(rule)
         t0 = time.thread_time()
         seat = int(idx[i] % rules.n_seats)
         parts = play_deals(rules, seat, hands[i:i + 1], tapp[i:i + 1], seed, st, idx[i:i + 1], dd=dd,

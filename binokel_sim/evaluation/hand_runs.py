@@ -25,6 +25,7 @@ from binokel_sim.evaluation import checked
 from binokel_sim.play.dd import (BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Record, budgeted,
                                        threshold_points)
 from binokel_sim.evaluation.deals import STREAM_DEALS, EvalSettings, deal_counts, play_deals
+from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
 from binokel_sim.evaluation.ladder import safe_bid_se, summarise
 from binokel_sim.cards import cards_of
@@ -75,13 +76,13 @@ def _threshold_backend(rules: Rules, st: EvalSettings, dd: DD | None, at_bids: t
     """The other rows' back end: threshold queries at ``at_bids`` (an injected ``dd`` answers them itself)."""
     if dd is not None:
         return replace(dd, at_bids=at_bids, record=Record(), keep={})
-    return DD(at_bids=at_bids, targets=_targets(_budget(rules, st)), record=Record(), keep={})
+    return DD(at_bids=at_bids, targets=_targets(_budget(rules, st), play_rule(rules)), record=Record(), keep={})
 
 
 @cache
-def _targets(budget: int | None):
-    # One back end per budget for the process: its solvers (one per thread) and their tables are reused.
-    return threshold_points(budget)
+def _targets(budget: int | None, rule: int):
+    # One back end per budget and play rules for the process: its solvers (one per thread) and tables are reused.
+    return threshold_points(budget, rule=rule)
 
 
 def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -154,7 +155,8 @@ def run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, c
                                                                            confidence, frame=False))
     blocks: list[tuple[int, int, set[int]]] = []
     done: list[dict[str, np.ndarray]] = []
-    backend = dict(targets=dd.targets if dd is not None and dd.targets is not None else _targets(_budget(rules, st)),
+    own = dd.targets if dd is not None else None
+    backend = dict(targets=own if own is not None else _targets(_budget(rules, st), play_rule(rules)),
                    points=None if dd is None else dd.points)
     widen = partial(checked.widen, rules, seat, workers=workers, **backend)
     plan = None  # the earlier samples' questions at the new bids, asked beside the next block's samples

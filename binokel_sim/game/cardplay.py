@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import CARD_POINTS
-from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_winner
+from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_mates, trick_winner
 from binokel_sim.play.solver import Position, Solver
 
 #: Points by which an over-budget line widens its window on each side (see the module docstring).
@@ -88,13 +88,13 @@ def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None
             mover = (leader + k) % seats
             on_side = mover in pos.side
             need = (lo if on_side else hi) - acc
-            for card in _legal_cards(hands[mover], trick, pos.trump_index):
+            for card in _legal_cards(hands[mover], trick, pos, leader):
                 hands[mover][card] -= 1
                 trick.append(card)
                 child: Position | None
                 if k + 1 < seats:
                     child = Position(tuple(hands), pos.trump, leader, pos.solo, pos.side, tuple(trick),
-                                     pos.last_trick, pos.bonus, tuple(sorted(won)))
+                                     pos.last_trick, pos.bonus, tuple(sorted(won)), pos.rule)
                     target = need
                 else:
                     w = (leader + _winner(trick, pos.trump_index)) % seats
@@ -102,7 +102,7 @@ def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None
                     target = need - gain
                     child = None if t == total - 1 else Position(
                         tuple(hands), pos.trump, w, pos.solo, pos.side, (), pos.last_trick, pos.bonus,
-                        tuple(sorted(won | {w})))
+                        tuple(sorted(won | {w})), pos.rule)
                 # Side: keep the value (child >= target); defence: hold it down (child < target + 1).
                 goal = target if on_side else target + 1
                 reached = (0 >= goal) if child is None else solver.reaches(child, goal)
@@ -127,9 +127,11 @@ def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None
     return PlayLine(tuple(winners), tuple(tpoints), tuple(points), tuple(tricks), int(acc), int(lo), int(hi), spent)
 
 
-def _legal_cards(hand: np.ndarray, trick: list[int], trump: int) -> list[int]:
+def _legal_cards(hand: np.ndarray, trick: list[int], pos: Position, leader: int) -> list[int]:
+    """Legal cards of the seat to play after ``trick`` (led by ``leader``), under ``pos``'s trump and play rules."""
     arr = np.array(trick + [0], dtype=np.int64)
-    return mask_cards(legal_in_trick(hand, arr, len(trick), trump))
+    mates = trick_mates(pos.side, leader, pos.seats, len(trick))
+    return mask_cards(legal_in_trick(hand, arr, len(trick), pos.trump_index, pos.rule, mates))
 
 
 def _winner(trick: list[int], trump: int) -> int:

@@ -10,7 +10,12 @@ bonuses (credited only to a solo-side seat that wins a trick), so
 and the soloist took a trick iff the DD value is positive (every trick of a 40-card
 deck carries points; in 48 a trick of three sevens is the one blind spot). Durch and
 Bettel rows ask the solver's own queries (``Solver.durch`` / ``Solver.bettel``: no
-trumps, Durch led by the soloist, a partner helping).
+trumps, Durch led by the soloist, a partner helping). The side's card points are rounded
+once, as ``scoring.round_per_team`` scores them (at fixed partnerships without it each
+partner's own rounding can differ by up to 10); with ``scoring.team_trick_keeps_melds`` the
+side's melds are added outside the play (:func:`binokel_sim.scoring.melds_as_bonus`). The
+back ends play under the rules' play-rules word (:func:`binokel_sim.play.legal.play_rule`),
+given to their factories.
 
 The back end is injected (``dd=DD(...)``) so the plumbing is testable on its own; by
 default it is :func:`binokel_sim.play.solver.max_points_batch` and :class:`binokel_sim.play.solver.Solver`.
@@ -40,8 +45,9 @@ import numpy as np
 from binokel_sim.contracts import DURCH_CODE, Contract, is_trump
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
+from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import round_points, side_mask
+from binokel_sim.scoring import melds_as_bonus, round_points, side_mask
 
 Solver = Callable[..., np.ndarray]
 #: ``bounds(counts, trump, leader, side, bonus, last_trick, grid=None) -> (lo, hi)``: proven card-point intervals;
@@ -103,11 +109,13 @@ class Record:
         return got[1] if got is not None and got[0] is value else value
 
 
-def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, within: int | None = None) -> Bounds:
+def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, within: int | None = None,
+                   rule: int = 0) -> Bounds:
     """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
     so a row's answer does not depend on the rows before it); ``counter[0]`` adds up the search nodes. With
     ``within``: ``Solver.within`` instead -- every row first to fewer than ``within`` points whatever it costs,
-    then exact as far as ``budget_nodes`` allows (the corpus query of the 48-card presets)."""
+    then exact as far as ``budget_nodes`` allows (the corpus query of the 48-card presets). ``rule``: the
+    play-rules word."""
     from binokel_sim.play.solver import Solver as SolverAPI
 
     solver = SolverAPI()
@@ -119,14 +127,15 @@ def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, w
                                      lo=0 if grid is None else int(grid[i]))
             return solver.bounds(pos, budget_nodes=budget_nodes)
 
-        return _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last)
+        return _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last, rule)
 
     return run
 
 
-def threshold_points(budget_nodes: int | None = None, counter: list[int] | None = None) -> Targets:
+def threshold_points(budget_nodes: int | None = None, counter: list[int] | None = None, rule: int = 0) -> Targets:
     """A :data:`Targets` back end: one ``Solver.thresholds`` per row (a solver per thread, reset per row, so a
-    row's answer depends on nothing else); ``counter[0]`` adds up the search nodes (single-threaded use)."""
+    row's answer depends on nothing else); ``counter[0]`` adds up the search nodes (single-threaded use);
+    ``rule``: the play-rules word."""
     import threading
 
     from binokel_sim.play.solver import Solver as SolverAPI
@@ -139,12 +148,12 @@ def threshold_points(budget_nodes: int | None = None, counter: list[int] | None 
             solver = local.solver = SolverAPI()
         return _intervals(solver, lambda pos, i: solver.thresholds(pos, [int(t) for t in thresholds[i]],
                                                                    budget_nodes=budget_nodes),
-                          counter, counts, trump, leader, side, bonus, last)
+                          counter, counts, trump, leader, side, bonus, last, rule)
 
     return run
 
 
-def _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last) -> tuple[np.ndarray, np.ndarray]:
+def _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last, rule) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) per row: ``ask(position, row)`` on ``solver``, reset before each row."""
     from binokel_sim.play.solver import Position
 
@@ -154,7 +163,7 @@ def _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last) -
     for i in range(n):
         seats = tuple(s for s in range(counts.shape[1]) if int(side[i]) >> s & 1)
         pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts[i]), int(trump[i]), int(leader[i]),
-                       seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), ())
+                       seats[0], seats, (), int(last), tuple(int(b) for b in bonus[i]), (), rule)
         solver.reset()
         r = ask(pos, i)
         lo[i], hi[i] = r.lo, r.hi
@@ -223,25 +232,32 @@ def budgeted(rules: Rules, budget_nodes: int | None = None, within: int | None =
     """
     if budget_nodes is None and rules.layout.deck_size < BUDGET_MIN_CARDS:
         return None
+    rule = play_rule(rules)
     if within is not None:  # no budget: to within, then exact
-        return DD(bounds=bounded_points(budget_nodes, within=within), record=Record())
-    return DD(bounds=bounded_points(budget_nodes or DEFAULT_BUDGET_NODES), record=Record())
+        return DD(bounds=bounded_points(budget_nodes, within=within, rule=rule), record=Record())
+    return DD(bounds=bounded_points(budget_nodes or DEFAULT_BUDGET_NODES, rule=rule), record=Record())
 
-def default_solver() -> Solver:
+
+def default_solver(rule: int = 0) -> Solver:
+    """The exact batch solver under the play-rules word ``rule``."""
     from binokel_sim.play.solver import max_points_batch
 
-    return max_points_batch
+    def points(counts, trump, leader, side, bonus, last):
+        return max_points_batch(counts, trump, leader, side, bonus, last, rule)
+
+    return points
 
 
-def default_specials() -> Specials:
-    """Durch / Bettel by the solver's threshold queries (one table per call: not shared across threads)."""
+def default_specials(rule: int = 0) -> Specials:
+    """Durch / Bettel by the solver's threshold queries (one table per call: not shared across threads), under
+    the play-rules word ``rule``."""
     from binokel_sim.play.solver import Position, Solver as SolverAPI
 
     queries = SolverAPI(table_bits=16)
 
     def made(code: int, counts: np.ndarray, soloist: int, side: tuple[int, ...], leader: int, last: int) -> bool:
         pos = Position(tuple(np.asarray(h, dtype=np.uint8) for h in counts), None, leader, soloist, side, (), last,
-                       (0,) * counts.shape[0], ())
+                       (0,) * counts.shape[0], (), rule)
         return queries.durch(pos) if code == DURCH_CODE else queries.bettel(pos)
 
     made.queries = queries  # type: ignore[attr-defined]  # its ``nodes``: the last query's search nodes
@@ -273,7 +289,7 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
     ``hands``: uint8[n, seats, 24], every seat's cards at the first trick.
     """
     dd = dd or DD()
-    solver = dd.points or (default_solver() if dd.bounds is None else None)
+    solver = dd.points or (default_solver(play_rule(rules)) if dd.bounds is None else None)
     n = kept.shape[0]
     value = np.zeros(n, dtype=np.int64)
     value_hi = value
@@ -290,10 +306,10 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
         for s in rules.layout.partners(soloist):
             m = np.empty(trump_rows.size, dtype=np.int64)
             melds_batch(np.ascontiguousarray(c[:, s, :]), tr.astype(np.int64), table, m)
-            if rules.scoring.melds_need_trick:
+            if melds_as_bonus(rules):
                 bonus[:, s] = m
             else:
-                value[trump_rows] += m  # melds count without a trick: add them outside the play
+                value[trump_rows] += m  # melds count without an own trick: add them outside the play
         leader = np.full(trump_rows.size, first_leader(rules, soloist, Contract.E), dtype=np.int8)
         side = np.full(trump_rows.size, mask, dtype=np.uint8)
         dp = disc_points[trump_rows].astype(np.int64)
@@ -316,7 +332,7 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
         took[trump_rows] = pts > 0
     special_rows = np.nonzero(~is_trump(code))[0]
     if special_rows.size:
-        made = (dd.specials or default_specials)()
+        made = dd.specials() if dd.specials else default_specials(play_rule(rules))
         seats = rules.layout.partners(soloist)
         for i in special_rows:
             lead = first_leader(rules, soloist, int(code[i]))

@@ -34,7 +34,8 @@ from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import (BINOKEL, DISSLE, DOUBLE_BINOKEL, DOUBLE_FAMILY, DOUBLE_PAIR, EIGHT, EIGHT_SEVENS,
                                       EIGHT_TENS, FAMILY, FOUR, GO, KIND_RANKS, PAIR, SU, binokel_level, kind_level,
                                       meld_total, suit_structure)
-from binokel_sim.play.legal import HIGHER_MASK, SUIT_MASK, beats, legal_in_trick, trick_winner
+from binokel_sim.play.legal import (BEAT_LED, HIGHER_MASK, PARTNER_FREES, SUIT_MASK, beats, legal_in_trick, play_rule,
+                                    trick_mates, trick_top, trick_winner)
 from binokel_sim.rules import Rules
 
 __all__ = ["Knowledge", "PlayState", "revealed", "shown_counts", "replay"]
@@ -94,18 +95,25 @@ def shown_counts(counts, trump, table):
     return res
 
 
-def revealed(card: int, led: int, win: int, trump: int) -> int:
-    """Type mask a seat can no longer hold after playing ``card`` to a trick led with ``led`` and won so far by
-    ``win`` (``led`` -1: it led; ``trump`` -1: none). Exactly the hands from which ``card`` was legal hold none
-    of these types (docs/rules.md §6; tested against :func:`binokel_sim.play.legal.legal_mask`)."""
-    if led < 0:
+def revealed(card: int, top: int, win: int, trump: int, rule: int = 0, mate: bool = False) -> int:
+    """Type mask a seat can no longer hold after playing ``card`` to a trick whose led suit's highest card is
+    ``top`` and that ``win`` wins so far (``top`` -1: it led; ``trump`` -1: none; ``rule``, ``mate``: the
+    play-rules word and whether a partner played ``win``, as :func:`binokel_sim.play.legal.legal_mask`
+    reads them). Exactly the hands from which ``card`` was legal hold none of these types (docs/rules.md §6;
+    tested against :func:`binokel_sim.play.legal.legal_mask`)."""
+    if top < 0:
         return 0
-    ls, cs, ws = led // 6, card // 6, win // 6
+    ls, cs, ws = top // 6, card // 6, win // 6
+    free = bool(rule & PARTNER_FREES) and mate
     if cs == ls:
-        # Following: the duty to beat holds unless a trump already wins a plain-suit trick.
-        return 0 if ws != ls or beats(card, win, trump) else int(HIGHER_MASK[win])
+        # Following: the duty to beat holds unless the partner holds the trick, or a trump already wins a
+        # plain-suit trick (then, with BEAT_LED, the duty is to beat the led suit's highest card).
+        if free or (ws != ls and not rule & BEAT_LED):
+            return 0
+        ref = win if ws == ls else top
+        return 0 if card < ref else int(HIGHER_MASK[ref])
     out = int(SUIT_MASK[ls])
-    if trump < 0:
+    if trump < 0 or free:
         return out
     if cs != trump:
         return out | int(SUIT_MASK[trump])
@@ -126,8 +134,10 @@ class Replay:
     points: tuple[int, ...]  # card points of each seat's tricks, the last-trick bonus included
 
 
-def replay(seats: int, trump: int, leader: int, cards: Sequence[int], tricks: int, last_trick: int) -> Replay:
-    """Replay ``cards`` (in playing order, from ``leader``'s first lead) of a deal of ``tricks`` tricks.
+def replay(seats: int, trump: int, leader: int, cards: Sequence[int], tricks: int, last_trick: int, rule: int = 0,
+           side: Sequence[int] = ()) -> Replay:
+    """Replay ``cards`` (in playing order, from ``leader``'s first lead) of a deal of ``tricks`` tricks
+    (``rule``: the play-rules word; ``side``: the soloist's seats, the teams for ``PARTNER_FREES``).
 
     >>> r = replay(3, -1, 0, [2, 4, 0, 6], tricks=2, last_trick=10)   # EK EU EA, then seat 2 leads GA
     >>> r.leader, r.trick, r.won, r.points, r.forbidden      # seat 1 did not beat the King: no EA, no E10
@@ -142,8 +152,10 @@ def replay(seats: int, trump: int, leader: int, cards: Sequence[int], tricks: in
     for c in cards:
         s = (lead + len(trick)) % seats
         if trick:
-            w = trick[int(trick_winner(np.array(trick, dtype=np.int64), len(trick), trump))]
-            forbidden[s] |= revealed(c, trick[0], w, trump)
+            arr = np.array(trick, dtype=np.int64)
+            w = int(trick_winner(arr, len(trick), trump))
+            mate = bool(trick_mates(side, lead, seats, len(trick)) >> w & 1)
+            forbidden[s] |= revealed(c, int(trick_top(arr, len(trick))), trick[w], trump, rule, mate)
         played[s, c] += 1
         trick.append(c)
         if len(trick) == seats:
@@ -166,7 +178,7 @@ class Knowledge:
     ``melds``: their points; ``played``, ``forbidden`` (type masks from :func:`revealed`), ``held``
     (cards each seat holds now), ``leader`` and ``trick`` (the trick in progress), ``won`` (seats that
     took a trick): the record of play. ``decision``: cards played so far, the index that seeds the
-    worlds drawn at this decision.
+    worlds drawn at this decision. ``rule``: the play-rules word (:func:`binokel_sim.play.legal.play_rule`).
     """
 
     seat: int
@@ -190,6 +202,7 @@ class Knowledge:
     trick: tuple[int, ...]
     won: tuple[int, ...]
     decision: int
+    rule: int = 0
 
     @property
     def to_move(self) -> int:
@@ -206,7 +219,8 @@ class Knowledge:
         from binokel_sim.play.legal import mask_cards
 
         arr = np.array(list(self.trick) + [0], dtype=np.int64)
-        return mask_cards(legal_in_trick(self.hand, arr, len(self.trick), self.trump))
+        mates = trick_mates(self.side, self.leader, self.seats, len(self.trick))
+        return mask_cards(legal_in_trick(self.hand, arr, len(self.trick), self.trump, self.rule, mates))
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -246,6 +260,8 @@ class PlayState:
     shown: np.ndarray | None
     melds: tuple[int, ...]
     cards: tuple[int, ...] = ()
+    #: The play-rules word (:func:`binokel_sim.play.legal.play_rule`).
+    rule: int = 0
 
     @classmethod
     def start(cls, rules: Rules, hands: Sequence[np.ndarray] | np.ndarray, pile: np.ndarray, tapp: np.ndarray | None,
@@ -266,14 +282,15 @@ class PlayState:
         return cls(h.shape[0], int(trump), int(soloist), rules.layout.partners(soloist), int(lead),
                    int(rules.play.last_trick), _frozen(deck), _frozen(table), _frozen(h),
                    _frozen(np.asarray(pile, dtype=np.uint8)), None if tapp is None else _frozen(tapp),
-                   None if shown is None else _frozen(shown), pts)
+                   None if shown is None else _frozen(shown), pts, rule=play_rule(rules))
 
     @property
     def tricks(self) -> int:
         return int(self.hands[0].sum())
 
     def record(self) -> Replay:
-        return replay(self.seats, self.trump, self.first_leader, self.cards, self.tricks, self.last_trick)
+        return replay(self.seats, self.trump, self.first_leader, self.cards, self.tricks, self.last_trick, self.rule,
+                      self.side)
 
     def current(self) -> np.ndarray:
         """Every seat's cards now (``uint8[seats, 24]``)."""
@@ -304,4 +321,4 @@ class PlayState:
         pile = self.pile if seat == self.soloist and self.tapp is not None else None
         return Knowledge(seat, self.seats, self.trump, self.soloist, self.side, self.deck, self.table, self.last_trick,
                          hand, pile, int(self.pile.sum()), self.tapp, self.shown, self.melds, r.played, r.forbidden,
-                         held, r.leader, r.trick, r.won, len(self.cards))
+                         held, r.leader, r.trick, r.won, len(self.cards), self.rule)

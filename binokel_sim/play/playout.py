@@ -25,7 +25,7 @@ from binokel_sim.cards import CARD_POINTS
 from binokel_sim.play.knowledge import Knowledge, PlayState
 from binokel_sim.play.legal import HIGHER_MASK, beats, trick_winner
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import round_points
+from binokel_sim.scoring import unit_total
 
 __all__ = ["Player", "RuleBased", "play_out", "side_total"]
 
@@ -44,12 +44,12 @@ def play_out(state: PlayState, players: Sequence[Player]) -> PlayState:
 def side_total(rules: Rules, state: PlayState, discard_points: int) -> tuple[int, bool]:
     """(the soloist's side's total, whether it took a trick) after ``state``'s tricks: discards + card points of
     its tricks (the last-trick bonus included), rounded where the rules round (§7), + the melds of its seats
-    -- of those that took a trick where melds need one. As :func:`binokel_sim.play.dd.solve_rows` counts."""
+    that count -- as the scorer counts them (:func:`binokel_sim.scoring.unit_total`)."""
     r = state.record()
-    pts = sum(r.points[s] for s in state.side)
-    melds = sum(state.melds[s] for s in state.side if s in r.won or not rules.scoring.melds_need_trick)
-    took = any(s in r.won for s in state.side)
-    return int(round_points(discard_points + pts, rules)) + melds, took
+    pts = list(r.points)
+    pts[state.soloist] += discard_points
+    took = [s in r.won for s in range(state.seats)]
+    return unit_total(rules, state.side, pts, state.melds, took), any(took[s] for s in state.side)
 
 
 def _points(c: int) -> int:

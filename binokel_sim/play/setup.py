@@ -2,7 +2,7 @@
 
 :func:`build_position` validates once (hands, trump, seats, the deck of the preset) and
 fills in what the rules decide: the first leader (the soloist at a Durch), the
-soloist's partners at a partnership preset, the last-trick bonus.
+soloist's partners at a partnership preset, the last-trick bonus, the play rules.
 
 >>> pos = build_position("standard", "EA E10 / GA G10 / HA H10", trump="E")
 >>> pos.seats, pos.trump, pos.leader, pos.side
@@ -17,6 +17,7 @@ from typing import Any
 from binokel_sim.cards import Hand
 from binokel_sim.dealing.dealer import Deal, check_deck
 from binokel_sim.errors import InputError
+from binokel_sim.play.legal import play_rule
 from binokel_sim.play.solver import Position, parse_trump
 from binokel_sim.rules import Rules, as_rules
 
@@ -52,13 +53,15 @@ def build_position(rules: Rules | str | os.PathLike[str], hands: Any, trump: Any
         trump = None
     elif trump is None:
         raise InputError("missing trump: give a suit letter E, G, H, S or none")
-    pos = Position.parse(hands, trump, leader, solo, teams, trick or (), last_trick=rules.play.last_trick)
+    given = len(hands.split("/")) if isinstance(hands, str) else len(hands) if isinstance(hands, (list, tuple)) else 0
+    fits = given == rules.layout.players  # else the seat count's own message below, not a teams error
+    if teams is None and rules.layout.teams and fits:
+        teams = rules.layout.partners(solo)  # an invalid ``solo`` is Position.parse's error
+    pos = Position.parse(hands, trump, leader, solo, teams, trick or (), last_trick=rules.play.last_trick,
+                         rule=play_rule(rules) if fits else 0)
     if pos.seats != rules.layout.players:
         raise InputError(f"{pos.seats} hands given, but preset {rules.name!r} seats {rules.layout.players} players "
                          "(choose --rules to match)")
-    if teams is None and rules.layout.teams:
-        pos = Position.parse(hands, trump, leader, solo, rules.layout.partners(pos.solo), trick or (),
-                             last_trick=rules.play.last_trick)
     for s, h in enumerate(pos.hands):
         check_deck(rules, [c for c in range(24) if h[c]], f"seat {s}")
     check_deck(rules, pos.trick, "trick")

@@ -34,6 +34,7 @@ from binokel_sim.play.legal import trick_winner
 from binokel_sim.play.solver import Position, Solver
 from binokel_sim.play.worlds import Worlds, sample, world_key
 from binokel_sim.rules import Rules
+from binokel_sim.scoring import melds_as_bonus
 
 __all__ = ["DealSolver", "Decision", "OpenCards", "SingleDummy", "decide", "options"]
 
@@ -64,8 +65,9 @@ class Decision:
 
 
 def _bonus(rules: Rules, k: Knowledge) -> tuple[int, ...]:
-    """What the solver credits a side seat on its first trick: its declared melds (where melds need a trick)."""
-    need = rules.scoring.melds_need_trick
+    """What the solver credits a side seat on its first trick: its declared melds (where they count as the
+    seat's trick bonus, :func:`binokel_sim.scoring.melds_as_bonus`)."""
+    need = melds_as_bonus(rules)
     return tuple(k.melds[s] if need and s in k.side else 0 for s in range(k.seats))
 
 
@@ -82,7 +84,8 @@ def options(k: Knowledge, hands: np.ndarray, bonus: tuple[int, ...], cards: Sequ
         h[p, c] -= 1
         trick = k.trick + (int(c),)
         if len(trick) < seats:
-            out.append((0, Position(tuple(h), trump, k.leader, k.soloist, k.side, trick, k.last_trick, bonus, k.won)))
+            out.append((0, Position(tuple(h), trump, k.leader, k.soloist, k.side, trick, k.last_trick, bonus, k.won,
+                                    k.rule)))
             continue
         ws = (k.leader + int(trick_winner(np.array(trick, dtype=np.int64), seats, k.trump))) % seats
         left = int(h[0].sum())
@@ -91,7 +94,7 @@ def options(k: Knowledge, hands: np.ndarray, bonus: tuple[int, ...], cards: Sequ
             gain = int(CARD_POINTS[list(trick)].sum()) + (k.last_trick if left == 0 else 0)
             gain += bonus[ws] if ws not in k.won else 0
         won = tuple(sorted(set(k.won) | {ws}))
-        out.append((gain, Position(tuple(h), trump, ws, k.soloist, k.side, (), k.last_trick, bonus, won)
+        out.append((gain, Position(tuple(h), trump, ws, k.soloist, k.side, (), k.last_trick, bonus, won, k.rule)
                     if left else None))
     return out
 
@@ -266,7 +269,7 @@ class SingleDummy:
             # The budget in units of this position's difficulty: one exact solve of the first world.
             first = np.asarray(worlds[0])
             self.solver.max_points(Position(tuple(first), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side,
-                                            k.trick, k.last_trick, bonus, k.won))
+                                            k.trick, k.last_trick, bonus, k.won, k.rule))
             yardstick = self.solver.nodes
             budget = max(1, int(self.budget * yardstick) - yardstick)
         d = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, budget, pairs)

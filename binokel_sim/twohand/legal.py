@@ -31,7 +31,7 @@ def legal_twohand(hand, led, win, trump, talon_open, must_head):
     if led < 0 or talon_open:
         return hand
     if must_head:
-        return legal_mask(hand, led, win, trump)
+        return legal_mask(hand, led, win, trump, 0, False)  # two seats: the led card is the led suit's highest
     follow = hand & SUIT_MASK[led // 6]
     if follow != 0:
         return follow

@@ -91,8 +91,8 @@ class Solver:
                limit: int = 0):
         self._fit_table(pos.tricks_left)
         self._same_deal(pos)
-        # The meld bonuses and last-trick value are not in the key: a change starts a new generation.
-        fixed = (bonus, pos.last_trick)
+        # The meld bonuses, last-trick value and play rules are not in the key: a change starts a new generation.
+        fixed = (bonus, pos.last_trick, pos.rule)
         if self._fixed is not None and fixed != self._fixed:
             self.reset()
             self._deal = None
@@ -103,12 +103,12 @@ class Solver:
         load_hands(pos.counts(), h1, h2)
         b = np.array(bonus, dtype=np.int64)
         cfg = make_cfg(np.int64(pos.seats), np.int64(trump), np.int64(max_mask), np.int64(credit), np.int64(mode),
-                       np.int64(pos.last_trick), np.int64(self._gen), b, np.int64(limit))
-        led, win, wseat, tpts = pos.trick_state()
+                       np.int64(pos.last_trick), np.int64(self._gen), b, np.int64(pos.rule), np.int64(limit))
+        top, win, wseat, tpts = pos.trick_state()
         won = sum(1 << s for s in pos.won)
         fresh_stats(self._stats)
         args = (h1, h2, cfg, b, self.tt, self.qt, self._mv, self._stats, np.int64(pos.to_move), np.int64(len(pos.trick)),
-                np.int64(led), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
+                np.int64(top), np.int64(win), np.int64(wseat), np.int64(tpts), np.int64(won),
                 np.int64(pos.tricks_left))
         return args
 
@@ -138,7 +138,7 @@ class Solver:
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
 
     def _run(self, args, limit: int = 0, until: float | None = None) -> Run:
-        h1, h2, cfg, b, tt, qt, mv, stats, p, n, led, win, wseat, tpts, won, tleft = args
+        h1, h2, cfg, b, tt, qt, mv, stats, p, n, top, win, wseat, tpts, won, tleft = args
         return Run(lambda t: test(*args, np.int64(t)), cfg, stats, 0, int(root_bound(h1, h2, cfg, b, tpts, won, tleft)),
                    limit, until)
 
@@ -266,14 +266,15 @@ class Solver:
     @staticmethod
     def _legal(pos: Position) -> int:
         arr = np.array(list(pos.trick) + [0], dtype=np.int64)
-        return int(legal_in_trick(pos.hands[pos.to_move], arr, len(pos.trick), pos.trump_index))
+        return int(legal_in_trick(pos.hands[pos.to_move], arr, len(pos.trick), pos.trump_index, pos.rule, pos.mates()))
 
 
 def without_trump(pos: Position) -> Position:
     """The same position played without trumps (Durch, Bettel); re-checks the trick so far."""
     if pos.trump is None:
         return pos
-    out = Position(pos.hands, None, pos.leader, pos.solo, pos.side, pos.trick, pos.last_trick, pos.bonus, pos.won)
+    out = Position(pos.hands, None, pos.leader, pos.solo, pos.side, pos.trick, pos.last_trick, pos.bonus, pos.won,
+                   pos.rule)
     out._validate()
     return out
 

@@ -21,7 +21,7 @@ from binokel_sim.play.solver.search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LA
 from binokel_sim.play.solver.quasi import QROW, quasi_bits
 from binokel_sim.play.solver.table import MAX_GEN, TT_COLS, bits_for, clear
 from binokel_sim.play.solver.bitops import ptr_of
-from binokel_sim.play.solver.slots import C_KILL, C_TT_ROWS, C_QT_ROWS, MV_KILL
+from binokel_sim.play.solver.slots import C_KILL, C_RULE, C_TT_ROWS, C_QT_ROWS, MV_KILL
 
 
 @kernel(noalloc=True)
@@ -66,16 +66,16 @@ def root_bound(h1, h2, cfg, bonus, tpts, won, tleft):
 
 
 @kernel(noalloc=True, inline="always")
-def _search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+def _search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, top, win, wseat, tpts, won, tleft, alpha, beta):
     """:func:`search` on the arrays' data pointers (one word each instead of seven to nine)."""
     cfg[C_TT_ROWS] = tt.shape[0]
     cfg[C_QT_ROWS] = qt.shape[0]
     return search(ptr_of(h1), ptr_of(h2), ptr_of(cfg), ptr_of(bonus), ptr_of(tt), ptr_of(qt), ptr_of(mv), ptr_of(stats),
-                  ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta)
+                  ply, p, pos, top, win, wseat, tpts, won, tleft, alpha, beta)
 
 
 @kernel(noalloc=True)
-def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft):
+def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft):
     """Exact value by zero-window searches from above: test ``>= hi`` until one succeeds.
 
     Proving that the side can *not* reach a target above the value is cheap (the
@@ -127,7 +127,7 @@ def value(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, 
             for r in range(MAX_PLY):
                 mv[r, MV_KILL] = 0
             cfg[C_KILL] = 1
-        g = _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft, t - 1, t)
+        g = _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, top, win, wseat, tpts, won, tleft, t - 1, t)
         cfg[C_KILL] = 0
         if stats[S_ABORT]:
             return -1
@@ -157,23 +157,26 @@ def bisect_target(lo, hi, k):
 
 
 @kernel(noalloc=True)
-def test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
+def test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft, target):
     """One zero-window search "value >= ``target``?": the fail-soft result ``g`` proves
     ``value >= g`` if ``g >= target``, else ``value <= g``. Meaningless if ``stats[S_ABORT]``."""
     stats[S_ITERS] += 1
-    return _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, led, win, wseat, tpts, won, tleft,
+    return _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, top, win, wseat, tpts, won, tleft,
                   target - 1, target)
 
 
 @kernel(noalloc=True)
-def reaches(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target):
+def reaches(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft, target):
     """True if the maximising side can reach ``target``: one zero-window search."""
-    return test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, target) >= target
+    return test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft, target) >= target
 
 
 @kernel
-def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus, limit=0):
+def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus, rule, limit=0):
+    """The ``cfg`` array of a query (:mod:`.slots`); ``rule``: the play-rules word
+    (:func:`binokel_sim.play.legal.play_rule`)."""
     cfg = np.zeros(CFG_SIZE, dtype=np.int64)
+    cfg[C_RULE] = rule
     cfg[C_SEATS] = seats
     cfg[C_TRUMP] = trump
     cfg[C_MAX] = max_mask
@@ -191,7 +194,7 @@ def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus, limit=
 
 
 @kernel
-def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, qt, gen, out, nodes):
+def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, qt, gen, out, nodes, rule=0):
     """Kernel behind :func:`max_points_batch`, with the caller's tables (:func:`.table.new_table`,
     :func:`.quasi.new_quasi_table`) and node counts (``int64[n]``). ``gen`` (``int64[1]``): the last
     table generation used, 0 for new tables; each deal takes the next one, so the same tables can
@@ -213,7 +216,7 @@ def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, t
         tleft = tricks_of(counts, i)
         for s in range(seats):
             b[s] = bonus[i, s] if (side_mask[i] >> s) & 1 else 0
-        cfg = make_cfg(seats, trump[i], side_mask[i], side_mask[i], MODE_POINTS, last_trick, gen[0], b)
+        cfg = make_cfg(seats, trump[i], side_mask[i], side_mask[i], MODE_POINTS, last_trick, gen[0], b, rule)
         fresh_stats(stats)
         z = np.int64(0)
         m1 = np.int64(-1)
@@ -222,13 +225,14 @@ def max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, t
 
 
 @kernel
-def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
+def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick, rule=0):
     """Exact double-dummy value of many trick-start positions (all hands one size).
 
     ``counts`` uint8[n, seats, 24]; ``trump`` int8[n] (-1 none); ``leader`` int8[n];
     ``side_mask`` uint8[n] (bit s: seat s is on the soloist's side); ``bonus``
     int32[n, seats] (meld points a solo-side seat scores once it wins a trick);
-    ``last_trick``: the last-trick bonus. Returns int32[n]: max over the side's
+    ``last_trick``: the last-trick bonus; ``rule``: the play-rules word
+    (:func:`binokel_sim.play.legal.play_rule`). Returns int32[n]: max over the side's
     play, min over the defenders', of its card points + last trick + earned bonus.
     Callable from other kernels; releases the GIL. The tables are sized for the deals'
     length (:func:`.table.bits_for`).
@@ -240,12 +244,12 @@ def max_points_batch(counts, trump, leader, side_mask, bonus, last_trick):
     tt = np.zeros((np.int64(1) << bits, TT_COLS), dtype=np.int64)
     qt = np.zeros((np.int64(1) << quasi_bits(bits), QROW), dtype=np.int64)
     max_points_batch_into(counts, trump, leader, side_mask, bonus, last_trick, tt, qt, np.zeros(1, np.int64), out,
-                          nodes)
+                          nodes, rule)
     return out
 
 
 @kernel(noalloc=True)
-def move_values(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, tpts, won, tleft, legal, out):
+def move_values(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft, legal, out):
     """Exact value after each legal card of the player to move: ``out[c]`` for type ``c`` in ``legal``."""
     seats = cfg[C_SEATS]
     trump = cfg[C_TRUMP]
@@ -265,14 +269,14 @@ def move_values(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, led, win, wseat, 
         else:
             nwin = win
             nws = wseat
-        nled = c if pos == 0 else led
+        ntop = c if pos == 0 or (c // 6 == top // 6 and c < top) else top
         ntp = tpts + POINTS[c]
         if pos + 1 == seats:
             g = trick_gain(cfg, bonus, nws, ntp, won, tleft)
             out[c] = g + value(h1, h2, cfg, bonus, tt, qt, mv, stats, nws, z, m1, m1, m1, z,
                                won | (np.int64(1) << nws), tleft - 1)
         else:
-            out[c] = value(h1, h2, cfg, bonus, tt, qt, mv, stats, (p + 1) % seats, pos + 1, nled, nwin, nws, ntp,
+            out[c] = value(h1, h2, cfg, bonus, tt, qt, mv, stats, (p + 1) % seats, pos + 1, ntop, nwin, nws, ntp,
                            won, tleft)
         if h1[p] & bit:
             h2[p] |= bit

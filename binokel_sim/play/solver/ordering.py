@@ -80,7 +80,8 @@ def twin_bound(h1, p, seats, win, c, done, mv, ply):
 
 @kernel(noalloc=True, inline="always")
 def order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first):
-    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many.
+    """Write the legal types into ``mv[ply]``, likeliest best first; returns how many (``led``: a card of the
+    led suit, only its suit is read).
 
     Rules of thumb, after the table's move ``first``: no history counts, and killer moves only
     for the defenders while ``cfg[C_KILL]`` is set -- the exact driver's low tests, where a side

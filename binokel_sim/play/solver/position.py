@@ -21,7 +21,7 @@ import numpy as np
 from binokel_sim.cards import CARD_POINTS, CARD_TEXT, COPIES, N_TYPES, format_cards, to_cards
 from binokel_sim.cards import parse_trump as parse_trump_text
 from binokel_sim.errors import InputError
-from binokel_sim.play.legal import legal_in_trick, trick_winner
+from binokel_sim.play.legal import PARTNER_FREES, legal_in_trick, trick_mates, trick_top, trick_winner
 
 
 def _seat(value: object, what: str, seats: int) -> int:
@@ -52,8 +52,10 @@ class Position:
     """Hands (count vectors, seat order), trump (suit index or None), the leader of
     the current trick, the soloist, the seats on the soloist's side, the cards
     already played to the current trick (leader's first), the last-trick bonus,
-    meld bonuses per seat (scored once that seat wins a trick) and seats that
-    already won a trick earlier in the deal. Build with :meth:`parse`."""
+    meld bonuses per seat (scored once that seat wins a trick), seats that
+    already won a trick earlier in the deal and the play-rules word
+    (:func:`binokel_sim.play.legal.play_rule`; under ``PARTNER_FREES`` the side and
+    the other seats are the two teams). Build with :meth:`parse`."""
 
     hands: tuple[np.ndarray, ...]
     trump: int | None
@@ -64,11 +66,13 @@ class Position:
     last_trick: int = 10
     bonus: tuple[int, ...] = ()
     won: tuple[int, ...] = ()
+    rule: int = 0
 
     @classmethod
     def parse(cls, hands: str | Sequence, trump: str | int | None, leader: int, solo: int,
               teams: Sequence[int] | Sequence[Sequence[int]] | None = None, trick: str | Sequence = (),
-              last_trick: int = 10, bonus: Sequence[int] | None = None, won: Sequence[int] = ()) -> "Position":
+              last_trick: int = 10, bonus: Sequence[int] | None = None, won: Sequence[int] = (),
+              rule: int = 0) -> "Position":
         """Build and validate a position from text (``"EA E10 / GK ... / ..."``) or lists of cards.
 
         ``teams``: the seats of the soloist's side (``[0, 2]``), or both teams
@@ -96,7 +100,7 @@ class Position:
         if len(b) != seats or any(x < 0 or x > 9000 for x in b):
             raise InputError(f"bonus: expected {seats} meld values in 0..9000, got {list(b)}")
         w = tuple(sorted({_seat(s, "won", seats) for s in won}))
-        pos = cls(counts, t, leader, solo, side, tuple(played), int(last_trick), b, w)
+        pos = cls(counts, t, leader, solo, side, tuple(played), int(last_trick), b, w, int(rule))
         pos._validate()
         return pos
 
@@ -124,6 +128,9 @@ class Position:
 
     def _validate(self) -> None:
         seats, k = self.seats, len(self.trick)
+        if self.rule & PARTNER_FREES and 2 * len(self.side) != seats:
+            raise InputError(f"teams: partners free each other only between two teams of {seats // 2}; "
+                             f"the soloist's side is {list(self.side)}")
         total = sum(h.astype(np.int64) for h in self.hands) + np.bincount(
             np.array(self.trick, dtype=np.int64), minlength=N_TYPES)
         if (total > COPIES).any():
@@ -144,7 +151,8 @@ class Position:
             before = self.hands[s].copy()
             before[c] += 1
             arr = np.array(list(self.trick) + [0], dtype=np.int64)
-            if not (legal_in_trick(before, arr, i, -1 if self.trump is None else self.trump) >> c) & 1:
+            mates = trick_mates(self.side, self.leader, seats, i)
+            if not (legal_in_trick(before, arr, i, -1 if self.trump is None else self.trump, self.rule, mates) >> c) & 1:
                 raise InputError(
                     f"seat {s} may not play {CARD_TEXT[c]} after {format_cards(self.trick[:i])} (docs/rules.md §6)")
 
@@ -174,13 +182,18 @@ class Position:
         return np.stack(self.hands).astype(np.uint8)
 
     def trick_state(self) -> tuple[int, int, int, int]:
-        """(led card, winning card, winning seat, card points) of the current trick; -1s when empty."""
+        """(the led suit's highest card, winning card, winning seat, card points) of the current trick;
+        -1s when empty."""
         if not self.trick:
             return -1, -1, -1, 0
         arr = np.array(self.trick, dtype=np.int64)
         w = int(trick_winner(arr, len(self.trick), self.trump_index))
         pts = int(sum(int(CARD_POINTS[c]) for c in self.trick))
-        return self.trick[0], self.trick[w], (self.leader + w) % self.seats, pts
+        return int(trick_top(arr, len(self.trick))), self.trick[w], (self.leader + w) % self.seats, pts
+
+    def mates(self) -> int:
+        """The ``mates`` mask of :func:`binokel_sim.play.legal.legal_in_trick` for the seat to move."""
+        return trick_mates(self.side, self.leader, self.seats, len(self.trick))
 
     def __str__(self) -> str:
         hands = " / ".join(format_cards(c for c in range(N_TYPES) for _ in range(int(h[c]))) for h in self.hands)

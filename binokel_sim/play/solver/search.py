@@ -21,7 +21,7 @@ from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.slots import (C_KILL, MV_KILL, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
-                                           C_QT_ROWS, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
+                                           C_QT_ROWS, C_RULE, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
                                            MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
@@ -118,8 +118,11 @@ def narrow(lo, thi, hi, alpha, beta):
 
 
 @kernel(noalloc=True)
-def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, tpts, won, tleft, alpha, beta):
+def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, top, win, wseat, tpts, won, tleft, alpha, beta):
     """Fail-soft alpha-beta value of the position (see the module docstring).
+
+    The trick so far: ``pos`` cards, ``top`` the highest of the led suit (its suit is the led suit),
+    ``win`` the winning card, ``wseat`` its seat, ``tpts`` their points; -1s and 0 at a trick start.
 
     Every array argument is its data pointer (:func:`.driver.value` and :func:`.driver.test` pass
     them): ``tt`` and ``qt`` indexed by row x columns, ``mv`` by ply x :data:`MV_COLS`, their row
@@ -193,7 +196,8 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             beta = hi
         legal = h1[p]
     else:
-        legal = legal_mask(h1[p], led, win, trump)
+        # Partners are the seats on one side of C_MAX (the two teams at fixed partnerships).
+        legal = legal_mask(h1[p], top, win, trump, cfg[C_RULE], ((maxm >> p) & 1) == ((maxm >> wseat) & 1))
     if pos + 1 == seats and tleft > 2:
         # The last card of a trick: fetch every next trick start's table buckets now (the quasi
         # bucket's three lines too), so the children's probes (a memory miss each) overlap with
@@ -219,7 +223,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
                 h1[p] |= bit
     a0 = alpha
     b0 = beta
-    n = order_moves(h1, cfg, p, pos, led, win, wseat, legal, mv, ply, first)
+    n = order_moves(h1, cfg, p, pos, top, win, wseat, legal, mv, ply, first)
     is_max = (maxm >> p) & 1
     best = -INF if is_max else INF
     bm = -1
@@ -249,11 +253,11 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
         else:
             h1[p] ^= bit
         if pos == 0:
-            nled = c
+            ntop = c
             nwin = c
             nws = p
         else:
-            nled = led
+            ntop = c if c // 6 == top // 6 and c < top else top
             if beats(c, win, trump):
                 nwin = c
                 nws = p
@@ -266,7 +270,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, led, win, wseat, 
             v = g + search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, nws, zero, none, none, none, zero,
                            won | (np.int64(1) << nws), tleft - 1, alpha - g, beta - g)
         else:
-            v = search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, nled, nwin, nws,
+            v = search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply + 1, (p + 1) % seats, pos + 1, ntop, nwin, nws,
                        ntp, won, tleft, alpha, beta)
         if h1[p] & bit:
             h2[p] |= bit
