@@ -30,7 +30,8 @@ table has ``n + 1`` players and the modulus is ``n + 1``: the dealer of deal ``j
 ``(j + n) mod (n + 1)``, the previous forehand, and scores ``scoring.dealer_bonus``.
 The game ends when a player (a team at Kreuzbinokel)
 reaches ``game.target``: the soloist first, else the higher score, else a deciding
-deal. With ``game.aus`` a player who passes the target during the play claims the
+deal (``game.decided_by = "highest"``: the highest score, a tie to the soloist, else by
+player number; :func:`binokel_sim.game.ending._winner`). With ``game.aus`` a player who passes the target during the play claims the
 game at once (the soloist only once its running total also covers the bid).
 
 Game ``g`` uses the deals of stream ``game`` (:mod:`binokel_sim.streams`) with index g: its numbers
@@ -60,10 +61,12 @@ from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
+from binokel_sim.game.ending import _claim, _running_totals, _team_of, _winner
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
+from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, seat_totals,
-                                 table_scores)
+from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, melds_as_bonus, round_points, table_scores,
+                                 team_total)
 from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.play.solver import Position, Solver
 
@@ -178,14 +181,6 @@ class GameRecord:
         return d
 
 
-def _team_of(rules: Rules, player: int) -> int:
-    # Seats rotate by one per deal, so at four with partners opposite a player's team is fixed.
-    for i, team in enumerate(rules.layout.teams):
-        if player in team:
-            return i
-    return player
-
-
 @dataclass
 class _Outcome:
     soloist_seat: int
@@ -245,8 +240,9 @@ def _window(rules: Rules, pos: Position, solver: Solver, discard_points: int, bu
         solver.reset()  # a deal's answer must not depend on the deals before it
         r = solver.bounds(pos, budget_nodes=budget_nodes)
         return r.lo, r.hi
-    if rules.scoring.round_to_10 and not rules.layout.partnership:
-        # round(discards + x) is constant on x in [g, g + 9] with g = 5 - discards (mod 10): the cell decides it.
+    if rules.scoring.round_to_10 and (rules.scoring.round_per_team or not rules.layout.partnership):
+        # The side's card points are rounded once, so round(discards + x) is constant on x in [g, g + 9]
+        # with g = 5 - discards (mod 10): the cell decides it.
         r = solver.grid(pos, step=10, lo=(5 - discard_points) % 10)
         return r.lo, r.hi
     return None
@@ -274,22 +270,22 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     if best.contract == TRUMP:
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
-        bonus = tuple(melds[s] if s in side and rules.scoring.melds_need_trick else 0 for s in range(n))
+        bonus = tuple(melds[s] if s in side and melds_as_bonus(rules) else 0 for s in range(n))
         pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
-                       rules.play.last_trick, bonus, ())
+                       rules.play.last_trick, bonus, (), play_rule(rules))
         window = _window(rules, pos, solver, best.discard_points, budget_nodes)
         line = play_line(pos, solver) if window is None else play_line(pos, solver, *window, budget_nodes)
         deal = PlayedDeal(sol, bid, TRUMP, list(line.seat_points), list(line.seat_tricks), melds,
                           best.discard_points)
         scores = table_scores(rules, deal)
         running = _running_totals(rules, line, melds, sol, best.discard_points)
-        total = int(sum(seat_totals(rules, deal)[s] for s in side))
+        total = team_total(rules, deal, side)
         took = any(line.seat_tricks[s] > 0 for s in side)
         out = _Outcome(sol, bid, TRUMP, trump, bool(scores[sol] > 0), scores, running, total, took, predicted)
         if window is not None and budget_nodes is not None:
             # The side's total at the window's ends (play.dd's formula: discards + value, rounded, plus
             # melds that need no trick); resolved when both ends give the same total.
-            free = 0 if rules.scoring.melds_need_trick else sum(melds[s] for s in side)
+            free = 0 if melds_as_bonus(rules) else sum(melds[s] for s in side)
             out.total_lo, out.total_hi = (int(round_points(best.discard_points + v, rules)) + free for v in window)
             out.made_lo, out.made_hi = out.total_lo >= bid and window[0] > 0, out.total_hi >= bid
             out.exact = out.total_lo == out.total_hi and (line.lo, line.hi) == window  # not widened over budget
@@ -308,55 +304,11 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
         return out
     # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
     pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
-                   rules.play.last_trick, tuple(zeros), ())
+                   rules.play.last_trick, tuple(zeros), (), play_rule(rules))
     made = solver.durch(pos) if best.contract == DURCH else solver.bettel(pos)
     deal = PlayedDeal(sol, bid, best.contract, zeros, zeros, zeros, best.discard_points,
                       from_hand=best.contract == DURCH and not rules.durch.uses_tapp, special_made=made)
     return _Outcome(sol, bid, best.contract, -1, bool(made), table_scores(rules, deal), [])
-
-
-def _running_totals(rules: Rules, line, melds: list[int], sol: int, discard_points: int) -> list[tuple[int, np.ndarray]]:
-    """Each seat's deal total after every trick: own card points (the soloist's discards
-    from the start) plus its melds once it holds a trick."""
-    n = rules.n_seats
-    pts = np.zeros(n, dtype=np.int64)
-    pts[sol] = discard_points
-    has = np.zeros(n, dtype=bool)
-    out = []
-    for w, p in zip(line.trick_winners, line.trick_points):
-        pts[w] += p
-        has[w] = True
-        counted = np.where(has | (not rules.scoring.melds_need_trick), np.asarray(melds), 0)
-        out.append((w, pts + counted))
-    return out
-
-
-def _claim(rules: Rules, o: _Outcome, seat_player: list[int], totals: np.ndarray) -> int:
-    """With ``game.aus``: the player who first passes the target during the play, else -1."""
-    if not rules.game.aus:
-        return -1
-    target = rules.game.target
-    for w, run in o.running:
-        p = seat_player[w]
-        if w == o.soloist_seat and run[w] < o.bid:
-            continue
-        if totals[p] + run[w] >= target:
-            return p
-    return -1
-
-
-def _winner(rules: Rules, totals: np.ndarray, soloist: int) -> int:
-    """Winner after a deal, or -1 to play on (docs/rules.md §9)."""
-    target = rules.game.target
-    if totals.max() < target:
-        return -1
-    if soloist >= 0 and totals[soloist] >= target:
-        return soloist
-    top = np.flatnonzero(totals == totals.max())
-    if rules.layout.partnership:
-        teams = {_team_of(rules, int(p)) for p in top}
-        return int(top[0]) if len(teams) == 1 else -1
-    return int(top[0]) if len(top) == 1 else -1
 
 
 def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
