@@ -76,7 +76,8 @@ class Position:
         """Build and validate a position from text (``"EA E10 / GK ... / ..."``) or lists of cards.
 
         ``teams``: the seats of the soloist's side (``[0, 2]``), or both teams
-        (``[[0, 2], [1, 3]]``); default the soloist alone.
+        (``[[0, 2], [1, 3]]``); default the soloist alone. ``rule``: the play-rules word
+        (:func:`binokel_sim.play.legal.play_rule`); the trick so far must be legal under it.
         """
         if isinstance(hands, str):
             parts = hands.split("/")
