@@ -11,11 +11,15 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
 @rules_option
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Corpus folder (default: the shipped corpus built with these rules).")
+@click.option("--ladder", type=click.Choice(["line", "drawn"]), default="line", show_default=True,
+              help="line: the features' line and its pooled residuals; drawn: Tapps drawn per hand through the"
+                   " exchange, the play as residuals (40-card corpora with every total exact; about 0.2 s a hand,"
+                   " so a full calibrate takes minutes per thousand held-out deals).")
 @click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash).")
 @out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
-def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: bool) -> None:
+def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: bool, quiet: bool) -> None:
     """Fit the soloist's total on the hand's features and seat, keeping the residuals (see
     :mod:`binokel_sim.evaluation.instant`), on the corpus deals not held out for calibration.
 
@@ -34,7 +38,7 @@ def fit_instant_cmd(rules, corpus_dir, write: bool, out, as_json: bool, quiet: b
     train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
     deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
     m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
-                    seed=int(c.manifest.get("seed", 1)))
+                    seed=int(c.manifest.get("seed", 1)), ladder=ladder)
     where = save_instant(m) if write else None
     if out is not None:
         import pandas as pd

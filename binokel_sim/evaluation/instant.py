@@ -247,9 +247,11 @@ class InstantModel:
                 + (f"weighed with its error: {err.describe()}" if err else "at face value (no error model fitted)"))
 
 
-def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1) -> InstantModel:
+def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1, ladder: str = "line"
+                ) -> InstantModel:
     """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``; ``seed``
-    draws the open totals of a budgeted corpus inside their intervals (see the module docstring)."""
+    draws the open totals of a budgeted corpus inside their intervals (see the module docstring);
+    ``ladder``: ``line``, or ``drawn`` where the corpus allows it (:mod:`~binokel_sim.evaluation.instant_draws`)."""
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
     from binokel_sim.evaluation.study import row_bounds
 
@@ -277,7 +279,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1)
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
     tb, tsd = _line(At, *row_bounds(df, "tapp_value"))
     tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
-    draws = _draw_fit(d, y, est, budgeted, rules)
+    draws = _draw_fit(d, y, est, budgeted, rules) if ladder == "drawn" else {"why": "the line (asked for)"}
     prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)), "ladder": draws.pop("why"),
             "special_share": float(1 - trump.mean()), "residual_sd": sd,
             **({"fit": "censored normal (maximum likelihood on the proven intervals), open totals drawn inside"
