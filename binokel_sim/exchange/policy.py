@@ -116,21 +116,9 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
     else:
         out_disc = np.zeros((n, 4, per_trump, N_TYPES), dtype=np.uint8)
         out_value = np.empty((n, 4, per_trump), dtype=np.float64)
-        cheap_batch(pools, dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value)
-        for t in range(4):
-            for j in range(per_trump):
-                discs.append(out_disc[:, t, j].copy())
-                codes.append(np.full(n, t))
-                values.append(out_value[:, t, j].copy())
-                measures.append(np.zeros(n, dtype=np.int64))
-                calls.append(np.full(n, -1))
-                gives.append(np.full(n, -1))
-        if rules.calling.allowed:
-            # The same number of candidates again, each with a call: the best per trump over every call.
-            c_call = np.empty((n, 4, per_trump), dtype=np.int64)
-            c_give = np.empty((n, 4, per_trump), dtype=np.int64)
-            call_batch(pools, callable_types(rules, pools), dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value,
-                       c_call, c_give)
+
+        def take(c_call: np.ndarray, c_give: np.ndarray) -> None:
+            # One candidate per trump and rank; copies, since the call stage reuses the buffers.
             for t in range(4):
                 for j in range(per_trump):
                     discs.append(out_disc[:, t, j].copy())
@@ -139,6 +127,16 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
                     measures.append(np.zeros(n, dtype=np.int64))
                     calls.append(c_call[:, t, j])
                     gives.append(c_give[:, t, j])
+
+        cheap_batch(pools, dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value)
+        take(np.full((n, 4, per_trump), -1), np.full((n, 4, per_trump), -1))
+        if rules.calling.allowed:
+            # The same number of candidates again, each with a call: the best per trump over every call.
+            c_call = np.empty((n, 4, per_trump), dtype=np.int64)
+            c_give = np.empty((n, 4, per_trump), dtype=np.int64)
+            call_batch(pools, callable_types(rules, pools), dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value,
+                       c_call, c_give)
+            take(c_call, c_give)
     for code, allowed in ((DURCH_CODE, rules.durch.allowed), (BETTEL_CODE, rules.bettel.allowed)):
         if not allowed:
             continue
