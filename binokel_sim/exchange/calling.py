@@ -32,13 +32,23 @@ from binokel_sim.rules import Rules
 from .candidates import candidate_value, discard_buffer, enumerate_discards
 
 
+def call_limits(rules: Rules) -> np.ndarray:
+    """Per card type, the count in hand + Tapp below which it may be called (0: never).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> call_limits(load_rules("calling"))[:6].tolist(), int(call_limits(load_rules("standard")).sum())
+    ([1, 1, 1, 1, 1, 0], 0)
+    """
+    out = np.zeros(N_TYPES, dtype=np.int64)
+    if rules.calling.allowed:
+        out[deck_types(rules.layout.sevens)] = 1 if rules.calling.cards == "absent" else 2
+    return out
+
+
 def callable_types(rules: Rules, pools: np.ndarray) -> np.ndarray:
     """bool[n, 24]: the card types the soloist may call with ``pools`` (hand + Tapp, uint8[n, 24])."""
-    c = rules.calling
-    in_deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES) > 0
-    limit = 1 if c.cards == "absent" else 2
-    ok = (pools < limit) & in_deck[None, :]
-    if c.meld_only:
+    ok = pools < call_limits(rules)[None, :]
+    if rules.calling.meld_only:
         table = rules.meld_array()
         before = np.empty(4, dtype=np.int64)
         after = np.empty(4, dtype=np.int64)

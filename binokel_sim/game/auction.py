@@ -58,8 +58,8 @@ def auction(ceilings: Sequence[int], rules: Rules) -> tuple[int, int]:
     for challenger in range(holder + 1, rules.n_seats):
         # The challenger speaks first; then they alternate, each raising the other's bid.
         speaker, other = challenger, holder
-        while raise_of(bid, ceilings[speaker], rules):
-            bid += raise_of(bid, ceilings[speaker], rules)
+        while up := raise_of(bid, ceilings[speaker], rules):
+            bid += up
             speaker, other = other, speaker
         # ``speaker`` could not raise: ``other`` made the last bid.
         holder = other

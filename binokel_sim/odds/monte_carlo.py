@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from binokel_sim.cards import deck_types
 from binokel_sim.dealing.dealer import make_spec
 from binokel_sim.errors import InputError
+from binokel_sim.exchange.calling import call_limits
 from binokel_sim import streams
 from binokel_sim.jit import kernel
 from binokel_sim.melds.events import BEST, LEVELS, QUANTITIES  # noqa: F401  (BEST: doctest)
@@ -161,14 +161,6 @@ def called_kept_totals(counts, keep, table, need, calls, meld_only, tot):
             for q in range(5):
                 tot[q] = max(tot[q], alt[q])
         counts[c] -= 1
-
-
-def call_limits(rules: Rules) -> np.ndarray:
-    """Per card type, the count in hand + Tapp below which it may be called (0: never; docs/rules.md §4.4)."""
-    out = np.zeros(24, dtype=np.int64)
-    if rules.calling.allowed:
-        out[deck_types(rules.layout.sevens)] = 1 if rules.calling.cards == "absent" else 2
-    return out
 
 
 @kernel
