@@ -48,13 +48,25 @@ def levels_range(rules: Rules, g: pd.DataFrame, bids: np.ndarray | None = None) 
                          "n": len(g), "unresolved": k})
 
 
+def _top(t: pd.DataFrame, ok: pd.Series) -> int | None:
+    return int(t.loc[ok, "bid"].max()) if ok.any() else None
+
+
 def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
-    """Ceiling and safe bid of a group of study deals, with the P(make) and E[score] behind them."""
+    """Ceiling and safe bid of a group of study deals, with the P(make) and E[score] behind them.
+
+    ``safe_bid_lo .. safe_bid_hi`` (likewise the ceiling): the bids the deals' sampling error cannot tell
+    apart from the safe bid, the highest bid whose P(make) clears ``confidence`` at the lower .. upper end
+    of its 95 % interval (E[score] above 0 for the ceiling)."""
+    from binokel_sim.stats import Z95
+
     t = bid_table(rules, parts_of(g))
-    pos = t[t["expected_score"] > 0]
-    safe = t[t["p_make"] >= confidence]
-    ceiling = int(pos["bid"].max()) if len(pos) else None
-    safe_bid = int(safe["bid"].max()) if len(safe) else None
+    ceiling = _top(t, t["expected_score"] > 0)
+    safe_bid = _top(t, t["p_make"] >= confidence)
+    spread = {"safe_bid_lo": _top(t, t["p_make"] - Z95 * t["p_make_se"] >= confidence),
+              "safe_bid_hi": _top(t, t["p_make"] + Z95 * t["p_make_se"] >= confidence),
+              "ceiling_bid_lo": _top(t, t["expected_score"] - Z95 * t["expected_score_se"] > 0),
+              "ceiling_bid_hi": _top(t, t["expected_score"] + Z95 * t["expected_score_se"] > 0)}
     at = t.set_index("bid")
     lo, hi = bounds_of(g, "value")
     at_hi = bid_table(rules, upper_parts(g), t["bid"].to_numpy()).set_index("bid")
@@ -70,7 +82,7 @@ def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
         "safe_bid": safe_bid,
         "safe_p_make": float(at.loc[safe_bid, "p_make"]) if safe_bid else None,
         "safe_p_make_se": float(at.loc[safe_bid, "p_make_se"]) if safe_bid else None,
-        **ranged,
+        **spread, **ranged,
     }
 
 

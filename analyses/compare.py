@@ -218,13 +218,17 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
             if rule_sets[i].layout.kind == "bid":
                 per_rules[i].extend(play_rows(rule_sets[i], part, budgets[i] is not None))
     rows = [r for block in per_rules for r in block]
-    df = pd.DataFrame(rows, columns=COLUMNS)
+    df = pd.DataFrame(rows, columns=[*COLUMNS, "lo", "hi"])
     # Every figure gets its 95 % interval: a proportion Wilson's (effective n from the SE), a mean +-1.96 SE.
+    # A row that brings its own interval (a safe bid: the bids its sampling error cannot tell apart) keeps it.
     rate = df["figure"].map(is_rate).to_numpy(bool)
     lo, hi = wilson_from_se(df["value"], df["se"], df["n"])
     se = df["se"].to_numpy(np.float64)
-    df.insert(5, "lo", np.where(rate, lo, df["value"] - Z95 * se))
-    df.insert(6, "hi", np.where(rate, hi, df["value"] + Z95 * se))
+    own = df["figure"].map(is_bid).to_numpy(bool)
+    given = df[["lo", "hi"]].to_numpy(np.float64)
+    df = df.drop(columns=["lo", "hi"])
+    df.insert(5, "lo", np.where(own, given[:, 0], np.where(rate, lo, df["value"] - Z95 * se)))
+    df.insert(6, "hi", np.where(own, given[:, 1], np.where(rate, hi, df["value"] + Z95 * se)))
     from binokel_sim._version import __version__
 
     df.attrs.update({"study": "compare", "rules": names, "seed": seed, "deals": deals, "played": played,
@@ -239,7 +243,7 @@ def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
     order = list(dict.fromkeys(df["figure"]))
     names = list(dict.fromkeys(df["rules"]))
     if with_se:
-        texts = [cell(v, lo, hi, n, is_rate(f)) for v, lo, hi, n, f in
+        texts = [cell(v, lo, hi, n, is_rate(f), 0 if is_bid(f) else None) for v, lo, hi, n, f in
                  zip(df["value"], df.get("lo", np.nan), df.get("hi", np.nan), df["n"], df["figure"])]
         out = df.assign(cell=texts).pivot(index="figure", columns="rules", values="cell").fillna("-")
     else:
@@ -253,10 +257,19 @@ def is_rate(figure: str) -> bool:
     >>> is_rate("make rate at 200"), is_rate("Tapp meld gain"), is_rate("double-dummy total, any hand (corpus)")
     (True, False, False)
     """
-    return re.search(r"mean|Tapp meld gain|Tapp value|score|contract bid|makeable bid|total", figure) is None
+    return re.search(r"mean|Tapp meld gain|Tapp value|score|bid|total", figure) is None
 
 
-def cell(value: float, lo: float, hi: float, n: int, rate: bool) -> str:
+def is_bid(figure: str) -> bool:
+    """Whether a figure of the table is a bid (a safe bid or a ceiling: whole points, its interval given).
+
+    >>> is_bid("safe bid, meld points 0-50 (corpus)"), is_bid("contract bid")
+    (True, False)
+    """
+    return re.match(r"(safe|ceiling) bid", figure) is not None
+
+
+def cell(value: float, lo: float, hi: float, n: int, rate: bool, digits: int | None = None) -> str:
     """One interval format for every figure: ``value [lo, hi] n=N``, a proportion to three decimals, a
     mean in points to one; a figure of one deal has no interval.
 
@@ -265,7 +278,7 @@ def cell(value: float, lo: float, hi: float, n: int, rate: bool) -> str:
     """
     if not np.isfinite(value):
         return "-"
-    d = 3 if rate else 1
+    d = digits if digits is not None else 3 if rate else 1
     if np.isfinite(lo) and np.isfinite(hi):
         return f"{value:.{d}f} [{lo:.{d}f}, {hi:.{d}f}] n={int(n)}"
     return f"{value:.{d}f} n={int(n)}"

@@ -8,6 +8,8 @@ turn (any hand, not the auction's winner), the heuristic policy's exchange, doub
 * the soloist's double-dummy total (trump contracts),
 * the make rate at typical bids (a trick and the total at least the bid),
 * the Tapp value (with the Tapp against without, the same deal),
+* the safe bid and the ceiling by the hand's meld points (the report's bid table), each with the bids
+  the deals' sampling error cannot tell apart as its interval,
 * the share of hands with a makeable Durch (where the corpus checked it).
 
 A corpus solved within a node budget holds intervals: the figures are then the corpus
@@ -41,6 +43,27 @@ def _rate(rules: Rules, figure: str, p: float, se: float, n: int) -> dict[str, A
     return {"rules": rules.name, "study": "corpus", "figure": figure, "value": p, "se": se, "n": n}
 
 
+def bid_rows(rules: Rules, df) -> list[dict[str, Any]]:
+    """The safe bid and the ceiling of every meld class of the report's bid table (and of all hands), each
+    with the bids its sampling error cannot tell apart as the interval
+    (:func:`~binokel_sim.analyses.bid_levels.levels`)."""
+    from binokel_sim.analyses.bid_levels import MIN_CELL, class_table
+
+    t = class_table(rules, df)
+    out = []
+    for r in t[(t["aces"] == "all") & (t["n"] >= MIN_CELL)].itertuples():
+        who = "any hand" if r.melds == "all" else f"meld points {r.melds}"
+        for key, name in (("safe_bid", "safe bid"), ("ceiling_bid", "ceiling bid")):
+            v = getattr(r, key)
+            if v is not None and np.isfinite(v):
+                lo, hi = getattr(r, f"{key}_lo"), getattr(r, f"{key}_hi")
+                out.append({"rules": rules.name, "study": "corpus", "figure": f"{name}, {who} (corpus)",
+                            "value": float(v), "se": np.nan, "n": int(r.n),
+                            "lo": float(lo) if lo is not None and np.isfinite(lo) else np.nan,
+                            "hi": float(hi) if hi is not None and np.isfinite(hi) else np.nan})
+    return out
+
+
 def corpus_rows(rules: Rules) -> list[dict[str, Any]]:
     """The corpus figures of ``rules`` (see the module docstring); none without a matching shipped corpus."""
     from binokel_sim.corpus.reader import find_corpus, load_corpus
@@ -49,7 +72,8 @@ def corpus_rows(rules: Rules) -> list[dict[str, Any]]:
     folder = find_corpus(rules)
     if folder is None:
         return []
-    h = headline(load_corpus(folder, rules))
+    c = load_corpus(folder, rules)
+    h = headline(c)
     if not h.get("n"):
         return []
     ranged = h["mode"] == "range"  # wide intervals: every figure as its proven lower and upper end
@@ -65,6 +89,8 @@ def corpus_rows(rules: Rules) -> list[dict[str, Any]]:
             rows.append(_rate(rules, f"make rate at {m['bid']}, {WHO}, open deals as made", up["p_make"], up["se"],
                               up["n"]))
     rows.append(_mean(rules, f"Tapp value (double dummy), {WHO}{lo_}", h["tapp_value"]))
+    if not ranged:
+        rows += bid_rows(rules, c.df)
     if ranged:
         rows.append(_mean(rules, f"Tapp value (double dummy), {WHO}{hi_}", h["tapp_value_hi"]))
     d = h.get("durch_makeable")

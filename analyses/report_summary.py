@@ -34,7 +34,8 @@ MAX_LINES = 40
 GAP = 0.03
 #: Figures of the variants' table (corpus figure prefix -> column).
 VARIANT_FIGURES = {"Tapp value (double dummy)": "Tapp value", "make rate at 200": "make rate at 200",
-                   "double-dummy total": "mean total"}
+                   "double-dummy total": "mean total", "safe bid, any hand": "safe bid",
+                   "ceiling bid, any hand": "ceiling"}
 
 
 def flagged_gaps(t: pd.DataFrame) -> list[tuple[float, float, float]]:
@@ -134,8 +135,9 @@ def _odd_class_lines(study: pd.DataFrame) -> list[str]:
 
 
 def variants_table() -> pd.DataFrame:
-    """Tapp value, make rate at 200 and mean total of every rule set with a shipped corpus (any hand as
-    soloist, double-dummy), each as ``value [95 % interval]`` with its n; a budgeted corpus as its range."""
+    """Tapp value, make rate at 200, mean total, safe bid and ceiling of every rule set with a shipped corpus
+    (any hand as soloist, double-dummy), each as ``value [95 % interval]`` (a bid: ``[the bids its sampling
+    error cannot tell apart]``) with its n; a budgeted corpus as its range (no bids)."""
     from binokel_sim.analyses.compare_corpus import corpus_rows
     from binokel_sim.corpus.reader import read_manifest, shipped_root
     from binokel_sim.rules import load_rules
@@ -159,7 +161,11 @@ def variants_table() -> pd.DataFrame:
             hits = [r for r in got if r["figure"].startswith(prefix)]
             rate = col.startswith("make")
             d = 3 if rate else 0
-            if len(hits) == 1:
+            if len(hits) == 1 and "lo" in hits[0]:  # a bid: the bids its sampling error cannot tell apart
+                h = hits[0]
+                known = np.isfinite(h["lo"]) and np.isfinite(h["hi"])
+                row[col] = f"{h['value']:.0f}" + (f" [{h['lo']:.0f}, {h['hi']:.0f}]" if known else "")
+            elif len(hits) == 1:
                 v, se = hits[0]["value"], hits[0]["se"]
                 row[col] = f"{v:.{d}f} [{v - Z95 * se:.{d}f}, {v + Z95 * se:.{d}f}]"
             elif hits:
@@ -182,5 +188,6 @@ def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section]) 
     if len(t):
         s.text.append("**What each variant changes** (shipped corpora, any hand as soloist, double-dummy; a"
                       " 48-card corpus solved within a node budget shows the range it proves):")
-        s.tables.append(("Variants: Tapp value, make rate at 200 and mean total [95 % interval]", t))
+        s.tables.append(("Variants: Tapp value, make rate at 200, mean total [95 % interval], safe bid and ceiling"
+                         " of any hand [the bids the deals cannot tell apart]", t))
     return s

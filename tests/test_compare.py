@@ -116,4 +116,35 @@ def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
     w = wide(t)
     cells = w.drop(columns="figure").to_numpy().ravel()
     pattern = r"^-?\d+\.\d+ \[-?\d+\.\d+, -?\d+\.\d+\] n=\d+$"
-    assert all(c == "-" or __import__("re").match(pattern, c) for c in cells), cells
+    bid = r"^\d+0 \[\d+0, \d+0\] n=\d+$"  # a safe bid or ceiling: whole bids, the bids it cannot tell apart
+    assert all(c == "-" or __import__("re").match(pattern, c) or __import__("re").match(bid, c) for c in cells), cells
+    # The safe bid and the ceiling by meld class (exact corpus only): hand-checked against the bid table.
+    from binokel_sim.analyses.bid_levels import class_table
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+
+    ref = class_table(STD, load_corpus(find_corpus(STD), STD).df).set_index(["melds", "aces"])
+    for m in ("0-50", "60-110", "120+"):
+        row = c.loc[f"safe bid, meld points {m} (corpus)"]
+        r = ref.loc[(m, "all")]
+        assert (row["value"], row["lo"], row["hi"], row["n"]) == (r.safe_bid, r.safe_bid_lo, r.safe_bid_hi, r.n)
+        assert row["lo"] <= row["value"] <= row["hi"]
+    assert c.loc["safe bid, any hand (corpus)", "value"] < c.loc["ceiling bid, any hand (corpus)", "value"]
+    assert not c48.index.str.contains("safe bid").any()  # intervals of totals: no single safe bid to give
+
+
+def test_bid_interval_is_the_bids_the_sampling_error_cannot_tell_apart():
+    from binokel_sim.analyses.bid_levels import levels
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.study import parts_of
+
+    g = load_corpus(find_corpus(STD), STD).df.head(300)
+    lv = levels(STD, g, 0.8)
+    t = bid_table(STD, parts_of(g)).set_index("bid")
+    lo, hi, safe = lv["safe_bid_lo"], lv["safe_bid_hi"], lv["safe_bid"]
+    assert lo <= safe <= hi and lo < hi  # 300 deals: a P(make) SE of about 0.02-0.03, a few bid steps
+    # At the low end the lower 95 % bound still clears 0.8; one step above the high end not even the upper one.
+    assert t.loc[lo, "p_make"] - 1.96 * t.loc[lo, "p_make_se"] >= 0.8
+    up = t.loc[hi + 10]
+    assert up["p_make"] + 1.96 * up["p_make_se"] < 0.8
+    assert lv["ceiling_bid_lo"] <= lv["ceiling_bid"] <= lv["ceiling_bid_hi"]
