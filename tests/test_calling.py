@@ -111,3 +111,30 @@ def test_bad_calling_options_name_the_key(tmp_path, text, message):
     p.write_text(text)
     with pytest.raises(InputError, match=message):
         load_rules(str(p))
+
+
+def test_meld_odds_kept_scope_takes_the_best_call_at_each_trump():
+    # The meld-odds kernel's kept scope with calling, by hand for HAND + TAPP (12 kept of 16 + the call):
+    # without a call acorn trump pair 40 and 20 elsewhere (the acorn pair). Calling EU makes the acorn
+    # trump family (150); calling HK the hearts family, GO the leaves family (GA G10 GK GU are in the pool):
+    # trump family 150 + the acorn pair 20 = 170 at hearts or leaves, and at bells either family untrumped,
+    # 100 + 20 = 120.
+    from binokel_sim.exchange.calling import call_limits
+    from binokel_sim.melds.scorer import totals_by_trump
+    from binokel_sim.odds.monte_carlo import called_kept_totals, kept_totals
+
+    r = load_rules("calling")
+    table = r.meld_array()
+    counts = (Hand.parse(HAND).counts + Hand.parse(TAPP).counts).astype(np.uint8)
+    before = counts.copy()
+    tot, need = np.zeros(5, np.int64), np.zeros(24, np.int64)
+    totals_by_trump(counts, table, tot)
+    kept_totals(counts, 12, table, need, tot)
+    assert tot.tolist() == [40, 20, 20, 20, 40]
+    called_kept_totals(counts, 12, table, need, call_limits(r), False, tot)
+    assert tot.tolist() == [150, 170, 170, 120, 170]
+    assert (counts == before).all()  # the kernel puts every tried call back
+    # Calling only for a meld (meld_only) finds the same here: every best call completes a meld.
+    again = np.array([40, 20, 20, 20, 40], np.int64)
+    called_kept_totals(counts, 12, table, need, call_limits(r), True, again)
+    assert again.tolist() == [150, 170, 170, 120, 170]
