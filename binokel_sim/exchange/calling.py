@@ -29,7 +29,7 @@ from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import totals_by_trump
 from binokel_sim.rules import Rules
 
-from .candidates import candidate_value, discard_buffer, enumerate_discards
+from .candidates import candidate_value, discard_buffer, enumerate_discards, make_room
 
 
 def call_limits(rules: Rules) -> np.ndarray:
@@ -98,18 +98,12 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
                 dp += CARD_POINTS[c] * discs[i, c]
             dp -= CARD_POINTS[give]
             for t in range(4):
-                v = candidate_value(kept, dp, t, table, weights, mode)
-                if v <= out_value[t, per - 1]:
+                j = make_room(out_value[t], out_disc[t], candidate_value(kept, dp, t, table, weights, mode))
+                if j < 0:
                     continue
-                j = per - 1
-                while j > 0 and out_value[t, j - 1] < v:
-                    out_value[t, j] = out_value[t, j - 1]
-                    out_call[t, j] = out_call[t, j - 1]
-                    out_give[t, j] = out_give[t, j - 1]
-                    for c in range(24):
-                        out_disc[t, j, c] = out_disc[t, j - 1, c]
-                    j -= 1
-                out_value[t, j] = v
+                for k in range(per - 1, j, -1):  # the call and the card handed back move with their discard
+                    out_call[t, k] = out_call[t, k - 1]
+                    out_give[t, k] = out_give[t, k - 1]
                 out_call[t, j] = call
                 out_give[t, j] = give
                 for c in range(24):

@@ -185,6 +185,24 @@ def candidate_value(kept, disc_points, trump, table, weights, mode):
 
 
 @kernel
+def make_room(values, rows, v):
+    """Where ``v`` goes among the descending ``values`` (int64 or float[per]): shift the lower values and
+    ``rows[j:]`` down a slot and return ``j``, the slot now free; -1 where ``v`` is no better than the last.
+    Ties keep the earlier entry first."""
+    per = values.shape[0]
+    if v <= values[per - 1]:
+        return -1
+    j = per - 1
+    while j > 0 and values[j - 1] < v:
+        values[j] = values[j - 1]
+        for c in range(rows.shape[1]):
+            rows[j, c] = rows[j - 1, c]
+        j -= 1
+    values[j] = v
+    return j
+
+
+@kernel
 def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value):
     """For each trump the ``per`` best discards (``out_disc[4, per, 24]``, ``out_value[4, per]``, best first).
 
@@ -203,18 +221,10 @@ def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value
             kept[c] = pool[c] - discs[i, c]
             dp += CARD_POINTS[c] * discs[i, c]
         for t in range(4):
-            v = candidate_value(kept, dp, t, table, weights, mode)
-            if v <= out_value[t, per - 1]:
-                continue
-            j = per - 1
-            while j > 0 and out_value[t, j - 1] < v:
-                out_value[t, j] = out_value[t, j - 1]
+            j = make_room(out_value[t], out_disc[t], candidate_value(kept, dp, t, table, weights, mode))
+            if j >= 0:
                 for c in range(24):
-                    out_disc[t, j, c] = out_disc[t, j - 1, c]
-                j -= 1
-            out_value[t, j] = v
-            for c in range(24):
-                out_disc[t, j, c] = discs[i, c]
+                    out_disc[t, j, c] = discs[i, c]
 
 
 @kernel
