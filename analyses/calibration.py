@@ -22,6 +22,7 @@ probability; a calibrated advisor is within a few points in every bin.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -258,18 +259,56 @@ def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarra
     return made[idx, np.searchsorted(ladder, bids)]
 
 
-def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray) -> np.ndarray:
-    ladder = np.unique(bids)
+def soloist_hands(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(uint8[n, 24] count vectors, seats) of each corpus row's soloist."""
     seat = rows["soloist"].to_numpy()
     # Each row's soloist hand, from its 24-digit count string.
     text = "".join(rows[f"hand{s}"].iat[i] for i, s in enumerate(seat))
-    hands = (np.frombuffer(text.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(rows), -1)
-    p = model.p_make(rules, hands, seat, ladder)
+    return (np.frombuffer(text.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(rows), -1), seat
+
+
+def held_out_predictions(rules: Rules, model, rows: pd.DataFrame, ladder: np.ndarray, stored: bool = True,
+                         progress: bool = False) -> np.ndarray:
+    """The instant tier's P(make)[row, bid] of ``rows``' soloist hands over ``ladder``: read from the store
+    (:mod:`binokel_sim.evaluation.instant_store`) where ``stored`` and it holds these questions, else computed."""
+    from binokel_sim.evaluation.instant_store import load_predictions
+
+    hands, seat = soloist_hands(rows)
+    p = load_predictions(model, hands, seat, ladder) if stored else None
+    return predict(rules, model, hands, seat, ladder, progress) if p is None else p
+
+
+def predict(rules: Rules, model, hands: np.ndarray, seat: np.ndarray, ladder: np.ndarray,
+            progress: bool = False) -> np.ndarray:
+    """``model.p_make`` of many hands in chunks on local threads (the drawn ladder's kernels release the GIL)."""
+    from binokel_sim.runner import chunk_ranges, run_chunks
+
+    parts = run_chunks(lambda c: model.p_make(rules, hands[c.start:c.stop], seat[c.start:c.stop], ladder),
+                       chunk_ranges(len(hands), 50), progress=progress, desc="instant tier")
+    return np.concatenate(parts) if parts else np.empty((0, len(ladder)))
+
+
+def store_held_out(rules: Rules, model, corpus=None, span: int = 300, progress: bool = False) -> Path:
+    """Compute and store the instant tier's predictions of the held-out deals (the questions
+    :func:`instant_calibration` asks over ``span``), for a model whose ladder is dear (the drawn one)."""
+    from binokel_sim.evaluation.instant_store import save_predictions
+
+    rows, _ = held_out_rows(rules, corpus)
+    ladder = bid_ladder(rules, rules.bidding.min_bid + span)
+    hands, seat = soloist_hands(rows)
+    return save_predictions(model, hands, seat, ladder, predict(rules, model, hands, seat, ladder, progress))
+
+
+def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray,
+                  stored: bool = False, progress: bool = False) -> np.ndarray:
+    ladder = np.unique(bids)
+    p = held_out_predictions(rules, model, rows, ladder, stored, progress)
     return p[idx, np.searchsorted(ladder, bids)]
 
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
-                        questions: str = "one", bins: int = 10, span: int = 300) -> pd.DataFrame:
+                        questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False
+                        ) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
 
@@ -289,7 +328,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
         raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
     rows, which = held_out_rows(rules, corpus)
     idx, bids = _asked(rules, rows, questions, span)
-    pred, made = _instant_pred(rules, model, rows, idx, bids), _realised(rules, rows, idx, bids)
+    pred, made = _instant_pred(rules, model, rows, idx, bids, True, progress), _realised(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
     lo, hi = row_bounds(rows, "value")
     made_hi = _realised(rules, rows, idx, bids, hi) if (lo < hi).any() else None

@@ -11,10 +11,11 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
 @rules_option
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Corpus folder (default: the shipped corpus built with these rules).")
-@click.option("--ladder", type=click.Choice(["line", "drawn"]), default="line", show_default=True,
-              help="line: the features' line and its pooled residuals; drawn: Tapps drawn per hand through the"
-                   " exchange, the play as residuals (40-card corpora with every total exact; about 0.2 s a hand,"
-                   " so a full calibrate takes minutes per thousand held-out deals).")
+@click.option("--ladder", type=click.Choice(["line", "drawn"]), default="drawn", show_default=True,
+              help="drawn: Tapps drawn per hand through the exchange, the play as residuals (a corpus with every"
+                   " total exact and the heuristic exchange; elsewhere the line, and the output says so; with"
+                   " --write the held-out deals' answers are stored for calibrate); line: the features' line and"
+                   " its pooled residuals.")
 @click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash).")
 @out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
 @json_option
@@ -40,6 +41,13 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: b
     m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
                     seed=int(c.manifest.get("seed", 1)), ladder=ladder)
     where = save_instant(m) if write else None
+    if where is not None and m.drawn:
+        # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate.
+        from binokel_sim.analyses.calibration import store_held_out
+
+        from .common import show_progress
+
+        store_held_out(rules, m, folder, progress=show_progress(quiet))
     if out is not None:
         import pandas as pd
 
@@ -58,4 +66,5 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: b
     click.echo(f"# instant model: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
                f" {len(train)} training deals ({c.n} in {folder}, the rest held out); residual sd"
                f" {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))
+    click.echo(f"# ladder: {p['ladder']}")
     click.echo(f"# going out weighs the soloist's estimate with {m.going_out_error.describe()}")

@@ -112,7 +112,7 @@ def calibrate_cmd(rules, tier: str, questions: str, held: int, samples: int, cor
     from binokel_sim.analyses import calibration as cal
 
     if tier == "instant":
-        table = cal.instant_calibration(rules, corpus_dir, questions=questions)
+        table = cal.instant_calibration(rules, corpus_dir, questions=questions, progress=scale.progress)
     elif tier == "checked":
         table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:

@@ -1,0 +1,88 @@
+"""Stored predictions of the instant tier on the held-out corpus deals.
+
+The drawn ladder (:mod:`binokel_sim.evaluation.instant_draws`) costs 0.1-0.5 s a hand, so scoring it on
+every held-out deal of a corpus (``binokel calibrate``, the report's calibration section, the
+calibration tests) would take half an hour at ``standard``. ``binokel fit instant --write`` therefore
+stores the model's P(make) ladder of each held-out hand beside the model, and calibration reads it back
+when it asks exactly those questions of exactly that model.
+
+A stored file is keyed by a hash of the model's stored entry, the ladder of bids and every held-out
+hand with its seat: any refit, any other corpus or ladder gives another key, and the predictions are
+computed afresh. What the key cannot see is a change of the exchange code the drawn ladder runs
+through; the tests recompute a sample of stored rows and compare them, so such a change fails there
+until the model is refitted (``binokel fit instant --write`` rewrites the file).
+
+The files are NumPy ``.npz`` archives read with ``allow_pickle=False`` (data, never code).
+
+>>> import numpy as np
+>>> k = store_key({"draws": 200}, np.zeros((2, 24), np.uint8), np.array([0, 1]), np.array([150, 160]))
+>>> len(k), k == store_key({"draws": 200}, np.zeros((2, 24), np.uint8), np.array([1, 0]), np.array([150, 160]))
+(64, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.errors import InputError
+
+#: The folder of the stored predictions, one file per rules hash (beside the model file).
+STORE_DIR = Path(__file__).with_name("instant_heldout")
+
+
+def store_key(entry: dict[str, Any], hands: np.ndarray, seats: np.ndarray, ladder: np.ndarray) -> str:
+    """The hash naming one model's predictions of ``hands`` (uint8[n, 24]) at ``seats`` over ``ladder``."""
+    h = hashlib.sha256(json.dumps(entry, sort_keys=True, default=str).encode())
+    for a, t in ((hands, np.uint8), (seats, np.int64), (ladder, np.int64)):
+        h.update(np.ascontiguousarray(a, dtype=t).tobytes())
+        h.update(b"|")
+    return h.hexdigest()
+
+
+def _entry(model) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    d = asdict(model)
+    d.pop("provenance", None)  # words, not numbers: a reworded provenance predicts the same
+    return d
+
+
+def _path(model, folder: Path | None) -> Path:
+    return (folder or STORE_DIR) / f"{model.rules_hash}.npz"
+
+
+def load_predictions(model, hands: np.ndarray, seats: np.ndarray, ladder: np.ndarray,
+                     folder: Path | None = None) -> np.ndarray | None:
+    """The stored P(make)[n, len(ladder)] of these questions, or None where none is stored under their key."""
+    p = _path(model, folder)
+    if not p.is_file():
+        return None
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            if str(z["key"]) != store_key(_entry(model), hands, seats, ladder):
+                return None
+            return np.asarray(z["p_make"], dtype=np.float64)
+    except (ValueError, OSError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+        raise InputError(f"stored predictions {p} unreadable ({type(exc).__name__}):"
+                         " binokel fit instant --write rewrites them") from None
+
+
+def save_predictions(model, hands: np.ndarray, seats: np.ndarray, ladder: np.ndarray, p_make: np.ndarray,
+                     folder: Path | None = None) -> Path:
+    """Store ``p_make`` under the questions' key (atomically, replacing the rules' earlier file)."""
+    from binokel_sim.output import atomic_path
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, key=np.array(store_key(_entry(model), hands, seats, ladder)),
+                        p_make=np.asarray(p_make, dtype=np.float64))
+    target = _path(model, folder)
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(buf.getvalue())
+    return target
