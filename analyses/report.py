@@ -304,7 +304,9 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
     if inst is not None:
         a = inst.attrs
         held = a["held_out"].replace(f" in {src['corpus']}", f" in {corpus_label(src)}")
-        s.text.append(f"The instant tier of `binokel bid` on {held}, every bid 150..450 asked of each "
+        how = a.get("model", {}).get("ladder")
+        s.text.append(f"The instant tier of `binokel bid`{f' ({how})' if how else ''} on {held}, every bid 150..450"
+                      " asked of each "
                       f"deal (errors clustered by deal): Brier score {a['brier']:.4f} ± {a['brier_se']:.4f} "
                       f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
                       f"{100 * a['max_abs_gap']:.1f} percentage points.")
