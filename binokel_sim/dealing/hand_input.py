@@ -16,7 +16,9 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from binokel_sim.cards import Hand, counts_of, to_cards
+import numpy as np
+
+from binokel_sim.cards import Hand, counts_of, format_cards, to_cards
 from binokel_sim.dealing.dealer import check_deck
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules, as_rules
@@ -38,3 +40,22 @@ def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules | str | os
     if size is not None and len(cards) != size:
         raise InputError(f"{what}: {len(cards)} cards, but a hand of preset {rules.name!r} has {size}")
     return Hand(counts)
+
+
+def as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
+    """Count vector of exactly ``size`` cards (text, card texts or types) valid for ``rules``."""
+    cards = to_cards(cards)
+    if len(cards) != size:
+        raise InputError(f"{what}: expected {size} cards, got {len(cards)}")
+    return read_hand(cards, rules, what=what).counts
+
+
+def pool_of(hand, tapp, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Validated (hand counts, Tapp counts); InputError for wrong sizes or a card held three times."""
+    h = as_counts(hand, "hand", rules.layout.hand_size, rules)
+    t = as_counts(tapp, "Tapp", rules.layout.tapp_size, rules)
+    both = h.astype(np.int64) + t
+    if (both > 2).any():
+        c = int(np.argmax(both > 2))
+        raise InputError(f"card {format_cards([c])} is in hand and Tapp {int(both[c])} times (at most twice)")
+    return h, t

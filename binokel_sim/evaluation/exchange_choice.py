@@ -15,7 +15,8 @@ import numpy as np
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.play.dd import DD
 from binokel_sim.evaluation.deals import STREAM_INNER, EvalSettings, inner_deals, resolve_settings
-from binokel_sim.exchange.candidates import Candidate, pool_of
+from binokel_sim.dealing.hand_input import pool_of
+from binokel_sim.exchange.candidates import Candidate
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules, as_rules

@@ -39,7 +39,7 @@ from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
-from binokel_sim.exchange.candidates import as_counts
+from binokel_sim.dealing.hand_input import as_counts
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Interrupted, Scale, _Progress
 from binokel_sim.evaluation.hand_runs import (STOP_EVERY, Reported, evaluate_chunk, run_exact,  # noqa: F401

@@ -193,7 +193,7 @@ class InstantModel:
 
         ``bids``: a DataFrame, or with ``frame=False`` its columns (a dict of arrays: no pandas import).
         """
-        from binokel_sim.exchange.candidates import as_counts
+        from binokel_sim.dealing.hand_input import as_counts
         from binokel_sim.evaluation.ladder import decisions, ladder_columns
 
         counts = as_counts(hand, "hand", rules.layout.hand_size, rules)

@@ -15,7 +15,7 @@ On 600 held-out ``standard`` deals the heuristic estimate explains R² 0.90 of t
 Brier score is 0.1388 against the line's 0.1421 on the same questions.
 
 >>> from binokel_sim.rules import load_rules
->>> from binokel_sim.exchange.candidates import as_counts
+>>> from binokel_sim.dealing.hand_input import as_counts
 >>> r = load_rules("standard")
 >>> h = as_counts("EA EA E10 EK EO EU GA G10 HA H10 SA S10", "hand", 12, r)
 >>> t = draw_tapps(h, r, 3)

@@ -81,7 +81,7 @@ def instant_evaluation(hand, rules: Rules, seat: int = 0, confidence: float = 0.
     from binokel_sim.cards import cards_of, format_cards
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import load_instant
-    from binokel_sim.exchange.candidates import as_counts
+    from binokel_sim.dealing.hand_input import as_counts
 
     t0 = time.perf_counter()
     model = load_instant(rules)

@@ -32,10 +32,9 @@ from math import comb
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, SUITS, cards_of, format_cards, to_cards
+from binokel_sim.cards import CARD_POINTS, SUITS, cards_of, format_cards
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE
 from binokel_sim.errors import InputError
-from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.rules import Rules
@@ -286,25 +285,6 @@ def check_policy(policy: str) -> str:
     if policy not in POLICIES:
         raise InputError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
     return policy
-
-
-def as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
-    """Count vector of exactly ``size`` cards (text, card texts or types) valid for ``rules``."""
-    cards = to_cards(cards)
-    if len(cards) != size:
-        raise InputError(f"{what}: expected {size} cards, got {len(cards)}")
-    return read_hand(cards, rules, what=what).counts
-
-
-def pool_of(hand, tapp, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """Validated (hand counts, Tapp counts); InputError for wrong sizes or a card held three times."""
-    h = as_counts(hand, "hand", rules.layout.hand_size, rules)
-    t = as_counts(tapp, "Tapp", rules.layout.tapp_size, rules)
-    both = h.astype(np.int64) + t
-    if (both > 2).any():
-        c = int(np.argmax(both > 2))
-        raise InputError(f"card {format_cards([c])} is in hand and Tapp {int(both[c])} times (at most twice)")
-    return h, t
 
 
 def discard_bound(rules: Rules) -> int:

@@ -34,8 +34,9 @@ from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.contracts import BETTEL_CODE, CONTRACT_NAMES, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import deal_one, unseen_types
 from binokel_sim.play.dd import DD, solve_rows
+from binokel_sim.dealing.hand_input import pool_of
 from binokel_sim.exchange.candidates import (PLAY_WEIGHTS, _MODE, Candidate, bettel_risk, cheap_batch, check_policy,
-                                             durch_losers, fixed_discard_values, make_candidate, pool_of, special_batch)
+                                             durch_losers, fixed_discard_values, make_candidate, special_batch)
 from binokel_sim.exchange.calling import apply_calls, call_batch, callable_types
 from binokel_sim.exchange.partner import partner_allowance
 from binokel_sim.jit import kernel
