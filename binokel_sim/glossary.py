@@ -61,14 +61,12 @@ COLUMNS: dict[str, tuple[str, str]] = {
                                                "least 0.8 by the safe bid's definition; how far above 0.8 says how "
                                                "much room is left before the next bid step."),
     "safe_p_make_se": ("its standard error", "Standard error of P(make) at the safe bid."),
-    "safe_bid_lo": ("safe bid, 95 % low", "Highest bid made at least 80 % of the time even at the low end of "
-                                          "its P(make)'s 95 % interval: the safe bid the deals prove."),
-    "safe_bid_hi": ("safe bid, 95 % high", "Highest bid whose P(make) reaches 80 % at the high end of its 95 % "
-                                           "interval: the deals cannot rule out a safe bid this high."),
-    "ceiling_bid_lo": ("ceiling, 95 % low", "Highest bid whose expected score stays positive at the low end of "
-                                            "its 95 % interval."),
-    "ceiling_bid_hi": ("ceiling, 95 % high", "Highest bid whose expected score is positive at the high end of its "
-                                             "95 % interval."),
+    "safe_bid_lo": ("safe bid, 95 % low", "Highest bid whose P(make)'s 95 % interval lies wholly at 80 % or "
+                                          "above: the safe bid the deals prove."),
+    "safe_bid_hi": ("safe bid, 95 % high", "Highest bid whose P(make)'s 95 % interval still reaches 80 %: the "
+                                           "deals cannot rule out a safe bid this high."),
+    "ceiling_bid_lo": ("ceiling, 95 % low", "Highest bid whose expected score's 95 % interval lies wholly above 0."),
+    "ceiling_bid_hi": ("ceiling, 95 % high", "Highest bid whose expected score's 95 % interval still reaches above 0."),
     "p_make_counted_failed": ("P(make), unresolved failed", "P(make) with every unresolved deal counted as failed "
                                                             "(the lower end of the range)."),
     "p_make_counted_made": ("P(make), unresolved made", "P(make) with every unresolved deal counted as made "

@@ -138,3 +138,80 @@ def test_meld_odds_kept_scope_takes_the_best_call_at_each_trump():
     again = np.array([40, 20, 20, 20, 40], np.int64)
     called_kept_totals(counts, 12, table, need, call_limits(r), True, again)
     assert again.tolist() == [150, 170, 170, 120, 170]
+
+
+def _reference_calls(pool, ok, dsize, table, weights, mode, per):
+    """The call stage written plainly: every callable card, every way of laying dsize + 1 cards of pool +
+    call away (the cheapest laid card but the call goes back), the per best per trump, first found first."""
+    from itertools import combinations
+
+    from binokel_sim.cards import CARD_POINTS
+    from binokel_sim.exchange.candidates import candidate_value
+
+    best = [[] for _ in range(4)]
+    for call in np.flatnonzero(ok):
+        work = pool.copy()
+        work[call] += 1
+        cards = [c for c in range(24) for _ in range(work[c])]
+        seen = set()
+        for laid in combinations(cards, dsize + 1):
+            key = tuple(np.bincount(laid, minlength=24))
+            if key in seen:
+                continue
+            seen.add(key)
+            disc = np.array(key, dtype=np.uint8)
+            give = min((c for c in range(24) if disc[c] and c != call), key=lambda c: (CARD_POINTS[c], -c))
+            kept = (work - disc).astype(np.uint8)
+            dp = int((CARD_POINTS * disc).sum()) - int(CARD_POINTS[give])
+            for t in range(4):
+                best[t].append((candidate_value(kept, dp, t, table, weights, mode), call, give))
+    out = []
+    for t in range(4):
+        # A stable sort keeps the first found of equal values first, as the kernel does.
+        out.append(sorted(best[t], key=lambda x: -x[0])[:per])
+    return out
+
+
+@pytest.mark.parametrize("tapp", [TAPP, "SA SK SO HU"])
+def test_the_call_stage_keeps_what_a_plain_enumeration_keeps(tapp):
+    # The kernel skips a call whose bound cannot reach the values kept; the plain enumeration scores
+    # everything. Four callable cards (to keep the reference fast), the heuristic's play term on.
+    from binokel_sim.exchange.calling import call_batch
+    from binokel_sim.exchange.candidates import PLAY_WEIGHTS
+
+    r = load_rules("calling")
+    pool = (Hand.parse(HAND).counts + Hand.parse(tapp).counts).astype(np.uint8)
+    ok = np.zeros(24, bool)
+    ok[[_type("HK"), _type("EU"), _type("GO"), _type("SU")]] = True
+    per = 2
+    disc = np.zeros((1, 4, per, 24), np.uint8)
+    val = np.zeros((1, 4, per))
+    call = np.zeros((1, 4, per), np.int64)
+    give = np.zeros((1, 4, per), np.int64)
+    call_batch(pool[None], ok[None], 4, r.meld_array(), PLAY_WEIGHTS, 1, disc, val, call, give)
+    ref = _reference_calls(pool, ok, 4, r.meld_array(), PLAY_WEIGHTS, 1, per)
+    for t in range(4):
+        assert [round(v, 9) for v in val[0, t]] == [round(x[0], 9) for x in ref[t]]
+        assert [(int(c), int(g)) for c, g in zip(call[0, t], give[0, t])] == [(x[1], x[2]) for x in ref[t]]
+
+
+def test_call_bound_is_never_below_a_candidate():
+    from binokel_sim.cards import CARD_POINTS
+    from binokel_sim.exchange.calling import call_bound
+    from binokel_sim.exchange.candidates import PLAY_WEIGHTS, candidate_value
+
+    r = load_rules("calling")
+    table = r.meld_array()
+    rng = np.random.default_rng(38)
+    deck = np.repeat(np.arange(24), 2)
+    deck = deck[deck % 6 != 5]  # 40 cards: no sevens
+    for _ in range(200):
+        work = np.bincount(rng.choice(deck, 17, replace=False), minlength=24).astype(np.uint8)
+        laid = np.bincount(rng.choice(np.repeat(np.arange(24), work), 5, replace=False), minlength=24)
+        kept = (work - laid).astype(np.uint8)
+        give = min((c for c in range(24) if laid[c]), key=lambda c: CARD_POINTS[c])
+        dp = int((CARD_POINTS * laid).sum() - CARD_POINTS[give])
+        for t in range(4):
+            for mode in (0, 1):
+                assert call_bound(work, 5, t, table, PLAY_WEIGHTS, mode) >= candidate_value(
+                    kept, dp, t, table, PLAY_WEIGHTS, mode)

@@ -37,10 +37,12 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
 from binokel_sim.stats import wilson
 
-#: Tapp draws per hand (0.1-0.2 s of exchanges on this machine).
+#: Tapp draws per hand (0.08-0.1 s of exchanges on this machine).
 DRAWS = 200
 #: Tapp draws per hand where calling is allowed: each draw also weighs every callable card with every
-#: way of laying away (about 13x the work of a draw without calling; 50 draws 0.3-0.6 s).
+#: way of laying away (about 13x the work of a draw without calling; 50 draws 0.25 s). Fewer draws make
+#: a hand's ladder noisier, which shows as calibration gaps at the extreme deciles (20 draws: up to 5
+#: points at ``calling``).
 CALLING_DRAWS = 50
 #: Residual rows kept per pool (evenly spaced ranks of the pool's residuals).
 QUANTILES = 40

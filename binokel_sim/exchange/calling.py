@@ -26,10 +26,10 @@ import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
 from binokel_sim.jit import kernel
-from binokel_sim.melds.scorer import totals_by_trump
+from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.rules import Rules
 
-from .candidates import candidate_value, discard_buffer, enumerate_discards, make_room
+from .candidates import discard_buffer, enumerate_discards, fixed_discard_values, make_room
 
 
 def call_limits(rules: Rules) -> np.ndarray:
@@ -74,9 +74,63 @@ def _give_back(laid, call):
 
 
 @kernel
+def call_bound(work, removed, trump, table, weights, mode):
+    """At least what any way of laying ``removed`` cards of ``work`` away (one handed back) is worth at
+    ``trump`` (:func:`~binokel_sim.exchange.candidates.candidate_value`): the melds of every card of
+    ``work`` (a meld table never falls when a card is added, docs/rules.md §5), its ``removed - 1``
+    dearest cards as discard points, and in mode 1 each play feature at its most."""
+    pts = np.empty(48, dtype=np.int64)
+    n = 0
+    for c in range(24):
+        for _ in range(work[c]):
+            pts[n] = CARD_POINTS[c]
+            n += 1
+    top = np.sort(pts[:n])
+    v = np.float64(meld_total(work, trump, table) + top[n - removed + 1:].sum())
+    if mode == 1:
+        kept = n - removed
+        t = trump * 6
+        side = np.empty(3, dtype=np.int64)
+        aces = 0
+        tens = 0
+        k = 0
+        for s in range(4):
+            b = s * 6
+            if s != trump:
+                aces += work[b]
+                tens += min(work[b + 1], work[b])
+                side[k] = work[b] + work[b + 1] + work[b + 2] + work[b + 3] + work[b + 4] + work[b + 5]
+                k += 1
+        # Most voids: empty the shortest side suits while the laid cards last.
+        voids = 0
+        left = removed
+        for x in np.sort(side):
+            if x <= left:
+                left -= x
+                voids += 1
+        f = np.empty(6, dtype=np.float64)  # the features of candidates.play_features, each at its most
+        f[0] = 1.0
+        f[1] = min(work[t] + work[t + 1] + work[t + 2] + work[t + 3] + work[t + 4] + work[t + 5], kept)
+        f[2] = min(work[t] + work[t + 1], kept)
+        f[3] = min(aces, kept)
+        f[4] = min(tens, kept)
+        f[5] = voids
+        play = weights[0]
+        for i in range(1, 6):
+            if weights[i] > 0:  # features are never negative: a negative weight's term is at most 0
+                play += weights[i] * f[i]
+        v += max(play, 0.0)
+    return v + 1e-6  # a hair above: rounding can never make the bound cut a candidate it should keep
+
+
+@kernel
 def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_value, out_call, out_give):
     """For each trump the ``per`` best calls with their discards (``out_disc[4, per, 24]``, ``out_value``,
-    ``out_call``/``out_give`` ``[4, per]``); unused slots value -inf. Ties keep the call and discard found first."""
+    ``out_call``/``out_give`` ``[4, per]``); unused slots value -inf. Ties keep the call and discard found first.
+
+    A call whose :func:`call_bound` at a trump is no better than the ``per``-th value kept there is not
+    scored at that trump (none of its candidates could enter); where that holds at all four, its laid
+    cards are not enumerated. The result is the same as scoring everything."""
     per = out_value.shape[1]
     for t in range(4):
         for j in range(per):
@@ -85,10 +139,19 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
             out_give[t, j] = -1
     work = pool.copy()
     kept = np.empty(24, dtype=np.uint8)
+    bound = np.empty(4, dtype=np.float64)
+    vals = np.empty(4, dtype=np.float64)
     for call in range(24):
         if not ok[call]:
             continue
         work[call] += 1
+        live = False
+        for t in range(4):
+            bound[t] = call_bound(work, dsize + 1, t, table, weights, mode)
+            live = live or bound[t] > out_value[t, per - 1]
+        if not live:
+            work[call] -= 1
+            continue
         m = enumerate_discards(work, dsize + 1, discs)
         for i in range(m):
             give = _give_back(discs[i], call)
@@ -97,8 +160,9 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
                 kept[c] = work[c] - discs[i, c]
                 dp += CARD_POINTS[c] * discs[i, c]
             dp -= CARD_POINTS[give]
+            fixed_discard_values(kept, dp, table, weights, mode, vals)
             for t in range(4):
-                j = make_room(out_value[t], out_disc[t], candidate_value(kept, dp, t, table, weights, mode))
+                j = make_room(out_value[t], out_disc[t], vals[t])
                 if j < 0:
                     continue
                 for k in range(per - 1, j, -1):  # the call and the card handed back move with their discard

@@ -36,7 +36,7 @@ from binokel_sim.cards import CARD_POINTS, SUITS, cards_of, format_cards
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE
 from binokel_sim.errors import InputError
 from binokel_sim.jit import kernel
-from binokel_sim.melds.scorer import meld_total
+from binokel_sim.melds.scorer import meld_total, plain_total, trump_gain
 from binokel_sim.rules import Rules
 
 POLICIES = ("melds", "heuristic", "sampled")
@@ -50,13 +50,10 @@ PLAY_WEIGHTS = np.array([-10.0, 12.0, 8.0, 16.0, 8.0, 6.0])
 
 
 
-@kernel
-def play_features(kept, trump, out):
-    """Countable features of the kept hand at ``trump`` into ``out`` (float64[6], PLAY_FEATURES order)."""
-    out[0] = 1.0
+@kernel(noalloc=True)
+def play_counts(kept, trump):
+    """(trumps, trump A and 10, side aces, side guarded tens, voids) of the kept hand at ``trump``."""
     t = trump * 6
-    out[1] = np.float64(kept[t] + kept[t + 1] + kept[t + 2] + kept[t + 3] + kept[t + 4] + kept[t + 5])
-    out[2] = np.float64(kept[t] + kept[t + 1])
     aces = 0
     tens = 0
     voids = 0
@@ -68,19 +65,33 @@ def play_features(kept, trump, out):
         tens += min(kept[b + 1], kept[b])
         if kept[b] + kept[b + 1] + kept[b + 2] + kept[b + 3] + kept[b + 4] + kept[b + 5] == 0:
             voids += 1
-    out[3] = np.float64(aces)
-    out[4] = np.float64(tens)
-    out[5] = np.float64(voids)
+    return (kept[t] + kept[t + 1] + kept[t + 2] + kept[t + 3] + kept[t + 4] + kept[t + 5], kept[t] + kept[t + 1],
+            aces, tens, voids)
 
 
 @kernel
+def play_features(kept, trump, out):
+    """Countable features of the kept hand at ``trump`` into ``out`` (float64[6], PLAY_FEATURES order)."""
+    out[0] = 1.0
+    f1, f2, f3, f4, f5 = play_counts(kept, trump)
+    out[1] = np.float64(f1)
+    out[2] = np.float64(f2)
+    out[3] = np.float64(f3)
+    out[4] = np.float64(f4)
+    out[5] = np.float64(f5)
+
+
+@kernel(noalloc=True)
 def play_estimate(kept, trump, weights):
     """Fast estimate of the soloist's card points in play (tricks only, not discards)."""
-    f = np.empty(6, dtype=np.float64)
-    play_features(kept, trump, f)
-    v = 0.0
-    for i in range(6):
-        v += weights[i] * f[i]
+    f1, f2, f3, f4, f5 = play_counts(kept, trump)
+    # The weighted sum in PLAY_FEATURES order, added up as a loop over play_features would.
+    v = 0.0 + weights[0] * 1.0
+    v += weights[1] * np.float64(f1)
+    v += weights[2] * np.float64(f2)
+    v += weights[3] * np.float64(f3)
+    v += weights[4] * np.float64(f4)
+    v += weights[5] * np.float64(f5)
     return max(v, 0.0)
 
 
@@ -214,13 +225,15 @@ def best_per_trump(pool, dsize, table, weights, mode, discs, out_disc, out_value
         for j in range(per):
             out_value[t, j] = -np.inf
     kept = np.empty(24, dtype=np.uint8)
+    vals = np.empty(4, dtype=np.float64)
     for i in range(m):
         dp = np.int64(0)
         for c in range(24):
             kept[c] = pool[c] - discs[i, c]
             dp += CARD_POINTS[c] * discs[i, c]
+        fixed_discard_values(kept, dp, table, weights, mode, vals)
         for t in range(4):
-            j = make_room(out_value[t], out_disc[t], candidate_value(kept, dp, t, table, weights, mode))
+            j = make_room(out_value[t], out_disc[t], vals[t])
             if j >= 0:
                 for c in range(24):
                     out_disc[t, j, c] = discs[i, c]
@@ -327,11 +340,16 @@ def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
         best_per_trump(pools[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i])
 
 
-@kernel
+@kernel(noalloc=True)
 def fixed_discard_values(kept, disc_points, table, weights, mode, out):
-    """Cheap value at each trump of keeping ``kept`` (discard fixed) into ``out`` (float64[4])."""
+    """:func:`candidate_value` of keeping ``kept`` at each trump into ``out`` (float64[4]); the melds no
+    trump changes are counted once, not four times."""
+    base = plain_total(kept, table)
     for t in range(4):
-        out[t] = candidate_value(kept, disc_points, t, table, weights, mode)
+        v = np.float64(base + trump_gain(kept, t, table) + disc_points)
+        if mode == 1:
+            v += play_estimate(kept, t, weights)
+        out[t] = v
 
 
 @kernel
