@@ -70,6 +70,9 @@ def check_kind(r) -> None:
     step, jump = r.bidding.bid_step, r.bidding.jump_step
     if jump % step:
         raise InputError(f"bidding.jump_step: must be 0 or a multiple of bidding.bid_step ({step}), got {jump}")
+    if lay.players == 2 and r.play.beat_led_when_trumped:
+        raise InputError(f"play.beat_led_when_trumped: layout {lay.name!r} has two seats, so no card follows "
+                         "a trumped trick; set it to false")
     if lay.kind == "talon":
         if not lay.sevens:
             raise InputError("layout.sevens: the talon game is played with 48 cards")
@@ -79,9 +82,6 @@ def check_kind(r) -> None:
             key = "jump_step" if jump else "forehand_must_open"
             raise InputError(f"bidding.{key}: layout {lay.name!r} has no auction"
                              ' (layout.kind = "bid" only)')
-        if r.play.beat_led_when_trumped:
-            raise InputError(f"play.beat_led_when_trumped: layout {lay.name!r} has two seats, so no card follows "
-                             "a trumped trick; set it to false")
         if r.game.decided_by != "soloist":
             raise InputError(f"game.decided_by: layout {lay.name!r} has no soloist; two-hand ties play on "
                              "(set \"soloist\")")

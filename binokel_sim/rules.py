@@ -345,8 +345,8 @@ def _validate(r: Rules) -> None:
 
     lay = r.layout
     talon = lay.kind == "talon"
-    if lay.players not in ((2,) if talon else (3, 4)):
-        raise InputError(f"layout.players: expected {'2 at a talon layout' if talon else '3 or 4'}, got {lay.players}")
+    if lay.players not in ((2,) if talon else (2, 3, 4)):
+        raise InputError(f"layout.players: expected {'2 at a talon layout' if talon else '2, 3 or 4'}, got {lay.players}")
     if lay.players * lay.hand_size + lay.tapp_size != lay.deck_size:
         raise InputError(
             f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"

@@ -1,5 +1,5 @@
 """The dabb app's house rules as rules options (docs/rules.md §3, §4.3, §6, §7, §9): every key hand-checked,
-with and without it, and the presets ``dabb`` and ``dabb-four``."""
+with and without it, and the presets ``dabb``, ``dabb-four`` and ``dabb-two``."""
 
 from __future__ import annotations
 
@@ -210,10 +210,59 @@ def test_two_hand_refuses_the_auction_and_follower_keys(tmp_path, body, key):
         load_rules(rules_file(tmp_path, "two-hand", body))
 
 
-def test_a_bid_layout_seats_three_or_four(tmp_path):
-    body = '[layout]\nname = "two"\nplayers = 2\nhand_size = 18\ntapp_size = 4\n'
-    with pytest.raises(InputError, match="^layout.players: expected 3 or 4, got 2$"):
+def test_a_bid_layout_of_two_seats_must_fill_the_deck(tmp_path):
+    body = '[layout]\nname = "two"\nplayers = 2\nhand_size = 12\ntapp_size = 4\n'
+    with pytest.raises(InputError, match=r"^layout: 2 x 12 cards \+ Tapp 4 != 40-card deck$"):
         load_rules(rules_file(tmp_path, "standard", body))
+    # Two seats: nobody plays between the lead and the follower, so "beaten when trumped" cannot apply.
+    with pytest.raises(InputError, match="^play.beat_led_when_trumped: layout 'dabb-two' has two seats"):
+        load_rules(rules_file(tmp_path, "dabb-two", "[play]\nbeat_led_when_trumped = true\n"))
+
+
+# --- dabb-two: the app's two-player game ---------------------------------------------------------------------------
+
+TWO = load_rules("dabb-two")
+
+
+def test_dabb_two_deals_18_each_and_a_dabb_of_4():
+    assert (TWO.layout.players, TWO.layout.hand_size, TWO.layout.tapp_size, TWO.layout.kind) == (2, 18, 4, "bid")
+    o = Dealer(TWO, 1).deal_object(0)
+    sizes = [int(h.counts.sum()) for h in o.hands]
+    assert sizes == [18, 18] and int(o.tapp.counts.sum()) == 4
+    # Both hands and the Dabb are the 40-card deck: every card twice, no sevens.
+    total = o.hands[0].counts.astype(int) + o.hands[1].counts + o.tapp.counts
+    assert total.tolist() == [2, 2, 2, 2, 2, 0] * 4
+    assert str(o.tapp) == "G10 GO HA SU"
+
+
+def test_dabb_two_auction_of_two():
+    # Forehand must open at 150; the two raise by 10 in turn until one would pass his ceiling.
+    assert auction([300, 200], TWO) == (0, 210)   # middlehand stops at 200, forehand holds at 210
+    assert auction([170, 250], TWO) == (1, 180)   # 150, 160, 170, 180: forehand cannot go to 190
+    assert auction([0, 0], TWO) == (0, 150) and auction([0, 160], TWO) == (1, 160)
+
+
+def test_dabb_two_scored_by_hand():
+    # Card points are rounded per player (137 -> 140, 113 -> 110), melds added, a missed bid costs twice it.
+    made = PlayedDeal(soloist=0, bid=200, contract="trump", trick_points=[137, 113], tricks=[10, 8], melds=[120, 60])
+    assert score_deal(TWO, made).tolist() == [140 + 120, 110 + 60]
+    missed = PlayedDeal(soloist=0, bid=300, contract="trump", trick_points=[137, 113], tricks=[10, 8],
+                        melds=[120, 60])
+    assert score_deal(TWO, missed).tolist() == [-600, 170]
+    # No trick, no melds: the defender who took none scores 0.
+    sweep = PlayedDeal(soloist=0, bid=150, contract="trump", trick_points=[250, 0], tricks=[18, 0], melds=[100, 90])
+    assert score_deal(TWO, sweep).tolist() == [350, 0]
+    # Going out: the soloist loses the bid once, the defender gets his melds plus the credit of 40.
+    out = PlayedDeal(soloist=1, bid=170, contract="surrender", trick_points=[0, 0], tricks=[0, 0], melds=[80, 40])
+    assert score_deal(TWO, out).tolist() == [80 + 40, -170]
+
+
+def test_a_dabb_two_deal_and_game_play_through():
+    row = Dealer(TWO, 5).deal(1, start=0)[0]
+    o = play_deal(TWO, row, Solver())
+    assert len(o.scores) == 2
+    rec = simulate_game(TWO, seed=3, game=0, max_deals=2)
+    assert rec.deals == 2 and all(d.contract in ("trump", "surrender") for d in rec.records)
 
 
 # --- game.decided_by ---------------------------------------------------------------------------------------------
@@ -258,3 +307,17 @@ def test_a_dabb_four_deal_and_a_dabb_game_play_through():
     assert o.scores[0] == o.scores[2] and o.scores[1] == o.scores[3]  # partners carry their team's score
     rec = simulate_game(DABB, seed=3, game=0, max_deals=2)
     assert rec.deals == 2 and all(d.contract in ("trump", "surrender") for d in rec.records)
+
+
+def test_the_search_counts_nodes_at_eighteen_tricks_left():
+    # dabb-two hands hold 18 cards. The search writes its per-depth node counters through a pointer (no
+    # bounds check): before they reached 18 tricks left it wrote past its array and corrupted the heap.
+    from binokel_sim.cards import cards_of
+    from binokel_sim.play.solver.slots import DEPTH, S_NODES
+
+    o = Dealer(TWO, 5).deal_object(0)
+    pos = Position.parse([cards_of(o.hands[0].counts), cards_of(o.hands[1].counts)], 0, 0, 0)
+    s = Solver()
+    assert s.max_points(pos) == 136
+    by_depth = s._stats[DEPTH:DEPTH + 19]
+    assert by_depth[18] >= 1 and int(by_depth.sum()) == int(s._stats[S_NODES]) == s.nodes

@@ -166,7 +166,7 @@ def test_every_preset_with_an_auction_has_an_instant_model():
     from binokel_sim.rules import preset_names
 
     bid = [load_rules(p) for p in preset_names() if load_rules(p).layout.kind == "bid"]
-    assert len(bid) == 13
+    assert len(bid) == 14
     missing = [r.name for r in bid if load_instant(r) is None]
     assert missing == []
 

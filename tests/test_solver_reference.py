@@ -16,6 +16,7 @@ from solver_reference import freed, legal, minimax
 
 # (seats, kreuz, 48 cards, cards per hand, positions)
 LAYOUTS = [
+    (2, False, False, (1, 2, 3, 4, 5), 400),  # dabb-two: an auction layout of two seats (tricks of two cards)
     (3, False, False, (1, 2, 3, 4), 700),
     (3, False, True, (2, 3, 4), 300),
     (4, False, False, (1, 2, 3), 450),

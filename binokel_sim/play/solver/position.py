@@ -83,8 +83,8 @@ class Position:
             parts = hands.split("/")
         else:
             parts = list(hands)
-        if len(parts) not in (3, 4):
-            raise InputError(f"expected 3 or 4 hands separated by '/', got {len(parts)}")
+        if len(parts) not in (2, 3, 4):
+            raise InputError(f"expected 2, 3 or 4 hands separated by '/', got {len(parts)}")
         seats = len(parts)
         cards = [to_cards(h) for h in parts]
         counts = tuple(np.bincount(np.array(c, dtype=np.int64), minlength=N_TYPES).astype(np.uint8) for c in cards)

@@ -1,6 +1,6 @@
 """Array layouts shared by the search kernels: ``cfg`` slots, ``stats`` slots, move-buffer columns.
 
->>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 17
+>>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 25
 (13, 73, True)
 """
 
@@ -24,6 +24,8 @@ MV_SCORE, MV_VALUE, MV_KILL, MV_COLS = 24, 48, 72, 73
 #: budget; the kernels release the GIL). An aborted search returns a meaningless value and stores
 #: nothing, so every table entry stays a proven fact.
 S_NODES, S_PROBES, S_HITS, S_TTCUT, S_ITERS, S_QCUT, S_CUTS, S_FIRST, S_EQUIV, S_ABORT, S_QHITS, S_QSCUT = range(12)
-#: ``stats[DEPTH + tricks_left]``: nodes by tricks left.
+#: ``stats[DEPTH + tricks_left]``: nodes by tricks left. The search writes through the array's pointer
+#: (no bounds check), so the slots cover the most tricks a rules file allows: ``layout.hand_size`` <= 24
+#: (docs/rules.md §12; 18 at ``dabb-two``, which wrote past the 16 slots there were before).
 DEPTH = 12
-STATS_SIZE = DEPTH + 17
+STATS_SIZE = DEPTH + 25
