@@ -134,7 +134,7 @@ def test_batch_meld_bonus_needs_own_trick():
         (dict(hands="GK / EU / EO GA", trick=["EA", "G10"]), "may not play G10"),      # illegal trick card
         (dict(hands="EA EK / E10 EU / EO GA", solo=3), "solo: seat 3 out of range"),     # seats
         (dict(hands="EA EK / E10 EU / EO GA", leader=-1), "leader"),
-        (dict(hands="EA EK / E10 EU", solo=0), "3 or 4 hands"),
+        (dict(hands="EA EK", solo=0), "2, 3 or 4 hands"),
         (dict(hands="EA EK / E10 EU / EO GA", teams=[1, 2]), "must include the soloist"),
         (dict(hands="EA EK / E10 EU / EO XX"), "unknown card"),
         (dict(hands="EA EK / E10 EU / EO GA", trump="Q"), "unknown trump"),
