@@ -14,7 +14,10 @@ mean totals (target: 20 points), and how often the one-line test says "differ".
 
 ``--cache DIR`` keeps each hand's checked answer (its ladder at every bid step, the figures above) as
 one JSON file keyed by hand, seat, samples, seed, policy, rules and the package version, so a later run
-(a refitted instant tier) asks only the instant tier again.
+(a refitted instant tier) asks only the instant tier again. ``benchmarks/data/tiers-standard`` holds the
+40 `standard` hands at 1 000 samples (about two hours of CPU to make):
+
+    .venv/bin/python benchmarks/bench_tiers.py --cache benchmarks/data/tiers-standard    # seconds
 
 The checked tier's own error enters the comparison: at 1 000 samples its ceiling moves by a bid
 step or two between seeds, so even identical tiers would not meet a 0-point target.

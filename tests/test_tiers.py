@@ -67,6 +67,11 @@ def test_reasons_the_data_give(monkeypatch):
     why = tiers.instant_reason(edge)
     assert "edge of the instant tier's data" in why and "above 99 %" in why and "only 150 deals" in why
     assert tiers.instant_reason(instant(falling(300), 220, 300)) is None
+    # The drawn ladder's n is its Tapp draws of this very hand: 200 draws are not "a pool of 200 deals".
+    monkeypatch.setattr("binokel_sim.evaluation.instant.load_instant", lambda rules: SimpleNamespace(drawn=True))
+    assert tiers.instant_reason(instant(falling(300), 220, 300, n=200)) is None
+    monkeypatch.setattr("binokel_sim.evaluation.instant.load_instant", lambda rules: SimpleNamespace(drawn=False))
+    assert "only 200 deals" in tiers.instant_reason(instant(falling(300), 220, 300, n=200))
 
 
 def test_instant_evaluation_answers_fast_with_the_ladder():

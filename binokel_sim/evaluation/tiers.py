@@ -195,6 +195,7 @@ def instant_reason(instant: InstantEvaluation) -> str | None:
             side = "above" if instant.total > hi else "below"
             reasons.append(f"the hand lies at the edge of the instant tier's data (fitted total {instant.total:.0f},"
                            f" {side} 99 % of its training hands)")
-    if instant.n < FEW_DEALS:
+    # The drawn ladder's n counts Tapp draws of this very hand, not a pool of similar deals.
+    if instant.n < FEW_DEALS and not getattr(model, "drawn", False):
         reasons.append(f"the instant tier's pool for hands like this holds only {instant.n} deals")
     return "; ".join(reasons) or None
