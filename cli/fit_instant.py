@@ -41,7 +41,7 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: b
     m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
                     seed=int(c.manifest.get("seed", 1)), ladder=ladder)
     where = save_instant(m) if write else None
-    if where is not None and m.drawn:
+    if where is not None and m.drawn and held_out(c.df["deal"].to_numpy(), rules.n_seats).sum() >= 2:
         # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate.
         from binokel_sim.analyses.calibration import store_held_out
 
