@@ -73,9 +73,12 @@ def held_out_rule(seats: int) -> str:
 
     >>> held_out_rule(3)
     'every other deal of each soloist seat from 500 on (the odd-numbered ones)'
+    >>> held_out([500, 501, 502, 503], 2).tolist()   # seats 0 1 0 1: rounds 250 and 251
+    [False, True, True, False]
     """
-    which = ("the odd-numbered ones" if seats % 2 else
-             "forehand and the third seat in odd rounds of deals, the second and fourth in even ones")
+    even = ("forehand in odd rounds of deals, the second seat in even ones" if seats == 2 else
+            "forehand and the third seat in odd rounds of deals, the second and fourth in even ones")
+    which = "the odd-numbered ones" if seats % 2 else even
     return f"every other deal of each soloist seat from {TRAIN_BELOW} on ({which})"
 
 
