@@ -220,6 +220,13 @@ def deck_types(sevens: bool) -> np.ndarray:
                     dtype=np.int8)
 
 
+#: The deck as counts per card type (int64[24], read-only), indexed by whether it has sevens:
+#: ``DECK_COUNTS[rules.layout.sevens]`` (40 or 48 cards).
+DECK_COUNTS = tuple(np.bincount(deck_types(sevens), minlength=N_TYPES).astype(np.int64) for sevens in (False, True))
+for _deck in DECK_COUNTS:
+    _deck.setflags(write=False)
+
+
 NO_TRUMP_WORDS = ("none", "no", "-", "null", "no trump", "notrump")
 
 

@@ -117,3 +117,25 @@ def check_monotone(m) -> None:
             raise InputError(f"melds.eight.{r}: must be at least melds.four.{r}")
     if m.double_binokel < m.binokel:
         raise InputError("melds.double_binokel: must be at least melds.binokel")
+
+
+def check_rules(r) -> None:
+    """Every check of a loaded rules set beyond its types: the layout adds up, the kind's keys, the teams,
+    the meld table (each failure an :class:`InputError` naming the key)."""
+    lay = r.layout
+    talon = lay.kind == "talon"
+    if lay.players not in ((2,) if talon else (2, 3, 4)):
+        allowed = "2 at a talon layout" if talon else "2, 3 or 4"
+        raise InputError(f"layout.players: expected {allowed}, got {lay.players}")
+    if lay.players * lay.hand_size + lay.tapp_size != lay.deck_size:
+        raise InputError(
+            f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"
+            f" != {lay.deck_size}-card deck"
+        )
+    check_kind(r)
+    if lay.teams:
+        seats = sorted(s for t in lay.teams for s in t)
+        if seats != list(range(lay.players)) or len(lay.teams) != 2:
+            raise InputError(f"layout.teams: expected two teams covering seats 0..{lay.players - 1}")
+    if not talon:
+        check_monotone(r.melds)

@@ -18,6 +18,7 @@ raise :class:`InputError` naming the key, and every number must lie in its range
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from dataclasses import dataclass, field, fields
 from typing import Any, get_type_hints
@@ -25,7 +26,7 @@ from typing import Any, get_type_hints
 import numpy as np
 
 from binokel_sim.errors import InputError, shown
-from binokel_sim.layout_checks import RANGES
+from binokel_sim.layout_checks import RANGES, check_rules
 from binokel_sim.rules_files import preset_names, resolve
 
 __all__ = ["RANGES", "Rules", "as_rules", "load_rules", "preset_names"]
@@ -69,6 +70,19 @@ class Layout:
             if seat in team:
                 return tuple(team)
         return (seat,)
+
+    @functools.cached_property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """:meth:`partners` of each seat at play, by the soloist's seat, and as bit masks (:attr:`side_masks`).
+
+        >>> load_rules("kreuz").layout.sides[1], load_rules("kreuz").layout.side_masks[1]
+        ((1, 3), 10)
+        """
+        return tuple(self.partners(s) for s in range(self.players))
+
+    @functools.cached_property
+    def side_masks(self) -> tuple[int, ...]:
+        return tuple(sum(1 << s for s in side) for side in self.sides)
 
 
 @dataclass(frozen=True)
@@ -179,6 +193,13 @@ class Scoring:
     round_per_team: bool = False
     #: At fixed partnerships a player's melds count when his team took a trick, not only he (§7).
     team_trick_keeps_melds: bool = False
+
+    @property
+    def melds_as_bonus(self) -> bool:
+        """The solver credits each side seat's melds when that seat takes its first trick (a trick bonus); else
+        they are added outside the play (they need no trick, or ``team_trick_keeps_melds``: a side that makes
+        its contract took a trick anyway, so its best play and made bids are the same either way)."""
+        return self.melds_need_trick and not self.team_trick_keeps_melds
 
 
 @dataclass(frozen=True)
@@ -340,27 +361,6 @@ def _build_section(name: str, cls: type, data: Any, src: _Source) -> Any:
     return cls(**kwargs)
 
 
-def _validate(r: Rules) -> None:
-    from binokel_sim.layout_checks import check_kind, check_monotone
-
-    lay = r.layout
-    talon = lay.kind == "talon"
-    if lay.players not in ((2,) if talon else (2, 3, 4)):
-        raise InputError(f"layout.players: expected {'2 at a talon layout' if talon else '2, 3 or 4'}, got {lay.players}")
-    if lay.players * lay.hand_size + lay.tapp_size != lay.deck_size:
-        raise InputError(
-            f"layout: {lay.players} x {lay.hand_size} cards + {'talon' if talon else 'Tapp'} {lay.tapp_size}"
-            f" != {lay.deck_size}-card deck"
-        )
-    check_kind(r)
-    if lay.teams:
-        seats = sorted(s for t in lay.teams for s in t)
-        if seats != list(range(lay.players)) or len(lay.teams) != 2:
-            raise InputError(f"layout.teams: expected two teams covering seats 0..{lay.players - 1}")
-    if not talon:
-        check_monotone(r.melds)
-
-
 def as_rules(rules: "Rules | str | os.PathLike[str]") -> Rules:
     """What every public function does with its ``rules`` argument: a :class:`Rules` passes through,
     a preset name or a TOML path is loaded; anything else is an :class:`InputError`."""
@@ -390,5 +390,5 @@ def load_rules(source: str | Rules = "standard") -> Rules:
         key = _key_name(next(iter(data["calling"])))
         raise InputError(f"calling.{key}: layout {sections['layout'].name!r} has no auction (layout.kind = \"bid\" only)")
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
-    _validate(rules)
+    check_rules(rules)
     return rules

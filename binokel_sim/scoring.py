@@ -55,20 +55,6 @@ def counted_melds(melds: int | np.ndarray, took_trick, rules: Rules):
     return np.where(took_trick, melds, 0) if isinstance(melds, np.ndarray) else (melds if took_trick else 0)
 
 
-def melds_as_bonus(rules: Rules) -> bool:
-    """Whether the solver credits each side seat's melds when that seat takes its first trick (a trick bonus).
-
-    Otherwise the side's melds are added outside the play: where they need no trick, or where
-    ``scoring.team_trick_keeps_melds`` keeps them with any trick of the team -- a side that makes its
-    contract has taken one anyway, so its best play and its made bids are the same either way.
-
-    >>> from binokel_sim.rules import load_rules
-    >>> melds_as_bonus(load_rules("kreuz")), melds_as_bonus(load_rules("dabb-four"))
-    (True, False)
-    """
-    return rules.scoring.melds_need_trick and not rules.scoring.team_trick_keeps_melds
-
-
 def unit_total(rules: Rules, seats: Sequence[int], points: Sequence[int] | np.ndarray, melds: Sequence[int],
                took: Sequence[bool] | np.ndarray) -> int:
     """Total of the scoring unit ``seats`` (one seat, or a team at fixed partnerships): the card points
@@ -155,23 +141,6 @@ class PlayedDeal:
     special_made: bool = False
 
 
-def _side(rules: Rules, soloist: int) -> tuple[int, ...]:
-    return rules.layout.partners(soloist)
-
-
-def side_mask(rules: Rules, soloist: int) -> int:
-    """Bit mask of the seats on the soloist's side at play (the partner too at Kreuzbinokel).
-
-    >>> from binokel_sim.rules import load_rules
-    >>> side_mask(load_rules("standard"), 1), side_mask(load_rules("kreuz"), 1)
-    (2, 10)
-    """
-    m = 0
-    for s in _side(rules, soloist):
-        m |= 1 << s
-    return m
-
-
 def _raw_points(deal: PlayedDeal) -> np.ndarray:
     """Each seat's card points before rounding, the soloist's discards included."""
     tp = np.asarray(deal.trick_points, dtype=np.int64).copy()
@@ -246,7 +215,7 @@ def score_deal(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     allowed = {SURRENDER: rules.surrender.allowed, DURCH: rules.durch.allowed, BETTEL: rules.bettel.allowed}
     if not allowed.get(deal.contract, True):
         raise InputError(f"contract {deal.contract!r} is not allowed by the rules {rules.name!r}")
-    side = _side(rules, deal.soloist)
+    side = rules.layout.partners(deal.soloist)
     others = tuple(s for s in range(seats) if s not in side)
     team = None  # the defending team's score where it is not the sum of its members' (per-team options)
     if deal.contract == SURRENDER:
@@ -287,6 +256,40 @@ def table_scores(rules: Rules, deal: PlayedDeal) -> np.ndarray:
     """
     out = score_deal(rules, deal)
     return np.append(out, rules.scoring.dealer_bonus) if rules.layout.dealer_sits_out else out
+
+
+def points_targets(rules: Rules, outside: np.ndarray, disc_points: np.ndarray, bids) -> np.ndarray:
+    """Per row and bid (int64[n, k]): the fewest card points ``p >= 1`` (a trick) with
+    ``outside + round(discards + p) >= bid`` -- so "made at the bid" is "points >= target".
+
+    >>> from binokel_sim.rules import load_rules
+    >>> points_targets(load_rules("standard"), np.array([100, 0]), np.array([15, 0]), [150, 300]).tolist()
+    [[35, 185], [150, 300]]
+    >>> points_targets(load_rules("grupp"), np.array([0]), np.array([4]), [150]).tolist()  # 4 + 141 rounds to 150
+    [[141]]
+    """
+    b = np.asarray(bids, dtype=np.int64)[None, :]
+    raw = b - outside.astype(np.int64)[:, None] - disc_points.astype(np.int64)[:, None]
+    if not rules.scoring.round_to_10:
+        return np.maximum(raw, 1)
+    # Rounding is monotone and moves a value by at most 5: the answer lies in raw - 5 .. raw + 5.
+    cand = raw[:, :, None] + np.arange(-5, 6)[None, None, :]
+    ok = outside[:, None, None] + round_points(disc_points[:, None, None] + cand, rules) >= b[:, :, None]
+    first = np.where(ok.any(axis=2), cand[np.arange(cand.shape[0])[:, None], np.arange(cand.shape[1])[None, :],
+                                            ok.argmax(axis=2)], raw + 6)
+    return np.maximum(first, 1)
+
+
+def bid_grid(rules: Rules, outside: np.ndarray, disc_points: np.ndarray) -> np.ndarray:
+    """Per row, card points at which the total reaches a bid (every bid's target differs by a multiple of
+    the bid step): the grid of the ``within`` query, so its interval decides every bid.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> bid_grid(load_rules("wuerttemberg"), np.array([0, 40]), np.array([13, 0])).tolist()
+    [7, 0]
+    """
+    far = rules.bidding.min_bid + 1000 * rules.bidding.bid_step  # above every total: no clamp at one point
+    return points_targets(rules, outside, disc_points, [far])[:, 0] % rules.bidding.bid_step
 
 
 def bid_ladder(rules: Rules, top: int) -> np.ndarray:

@@ -188,7 +188,7 @@ def test_the_call_stage_keeps_what_a_plain_enumeration_keeps(tapp):
     val = np.zeros((1, 4, per))
     call = np.zeros((1, 4, per), np.int64)
     give = np.zeros((1, 4, per), np.int64)
-    call_batch(pool[None], ok[None], 4, r.meld_array(), PLAY_WEIGHTS, 1, disc, val, call, give)
+    call_batch(pool[None], ok[None], 4, r.meld_array(), PLAY_WEIGHTS, 1, np.full(1, -np.inf), disc, val, call, give)
     ref = _reference_calls(pool, ok, 4, r.meld_array(), PLAY_WEIGHTS, 1, per)
     for t in range(4):
         assert [round(v, 9) for v in val[0, t]] == [round(x[0], 9) for x in ref[t]]
@@ -215,3 +215,30 @@ def test_call_bound_is_never_below_a_candidate():
             for mode in (0, 1):
                 assert call_bound(work, 5, t, table, PLAY_WEIGHTS, mode) >= candidate_value(
                     kept, dp, t, table, PLAY_WEIGHTS, mode)
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "melds"])
+def test_best_only_chooses_what_the_full_candidate_set_chooses(policy):
+    # best_only prunes calls that cannot beat the best candidate of any trump; the cheap policies'
+    # choice (and so its estimate) must be the very same exchange, ties included.
+    from binokel_sim.exchange.policy import build_candidates, choose
+
+    r = load_rules("calling")
+    rng = np.random.default_rng(381)
+    deck = np.repeat(np.arange(24), 2)
+    deck = deck[deck % 6 != 5]
+    hands, tapps = [], []
+    for _ in range(150):
+        cards = rng.permutation(deck)
+        hands.append(np.bincount(cards[:12], minlength=24))
+        tapps.append(np.bincount(cards[12:16], minlength=24))
+    h, t = np.array(hands, np.uint8), np.array(tapps, np.uint8)
+    full = build_candidates(r, h, t, policy, per_trump=2)
+    fast = build_candidates(r, h, t, policy, per_trump=1, best_only=True)
+    a, b = choose(r, 0, full, policy), choose(r, 0, fast, policy)
+    rows = np.arange(h.shape[0])
+    for name in ("code", "kept", "disc_points", "call", "give", "cheap"):
+        x, y = getattr(full, name)[rows, a.index], getattr(fast, name)[rows, b.index]
+        assert (x == y).all(), name
+    assert (a.subjective == b.subjective).all()
+    assert (full.call[rows, a.index] >= 0).sum() > 10  # calls are chosen often enough to test the pruning

@@ -7,7 +7,8 @@ import pytest
 
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation import checked
-from binokel_sim.play.dd import DD, points_targets
+from binokel_sim.play.dd import DD
+from binokel_sim.scoring import points_targets
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
@@ -132,7 +133,8 @@ def test_bad_settings():
     with pytest.raises(InputError, match="exact-every: must be at least 1"):
         evaluate_hand(HAND, STD, samples=2, settings=EvalSettings(policy="melds", exact_every=0), dd=TOY)
     with pytest.raises(InputError, match="exact-every: 1 would solve every 48-card deal exactly"):
-        evaluate_hand(HAND, "standard-48", samples=2, settings=EvalSettings(policy="melds", exact_every=1))
+        evaluate_hand(HAND + " E7 G7 H7", "standard-48", samples=2,
+                      settings=EvalSettings(policy="melds", exact_every=1))
     with pytest.raises(InputError, match="solve-budget"):
         evaluate_hand(HAND, STD, samples=2, settings=EvalSettings(policy="melds", solve_budget=0), dd=TOY)
 

@@ -164,10 +164,12 @@ def test_durch_from_the_hand_sees_only_the_hand():
 
 
 def test_trump_ties_are_broken_fairly_and_by_the_view():
-    from binokel_sim.exchange.policy import best_index
+    from binokel_sim.exchange.policy import TIE_SALT, best_index, view_keys
+    from binokel_sim.rng import counts_key
 
     rng = np.random.default_rng(4)
-    pools = rng.integers(0, 3, size=(4000, 24)).astype(np.uint8)
+    raw = rng.integers(0, 3, size=(4000, 24)).astype(np.uint8)
+    pools = view_keys(raw)
     # Four trumps tie at the top (a lower candidate first); the pick must be fair between them.
     values = np.tile([1.0, 5.0, 5.0, 5.0, 5.0], (4000, 1))
     codes = np.tile([0, 0, 1, 2, 3], (4000, 1))
@@ -176,6 +178,7 @@ def test_trump_ties_are_broken_fairly_and_by_the_view():
     # chi-square, 3 degrees of freedom: 16.27 is its 0.999 quantile
     assert ((picked - 1000) ** 2 / 1000).sum() < 16.27, picked
     assert (idx >= 1).all()
+    assert pools[5] == counts_key(raw[5], TIE_SALT)[0]
     assert best_index(values[:7], codes[:7], pools[:7]).tolist() == idx[:7].tolist()  # a function of the view
     # Ties within one trump keep the first candidate; a clear best is the best.
     assert best_index(np.array([[3.0, 3.0, 2.0]]), np.array([[1, 1, 2]]), pools[:1]).tolist() == [0]

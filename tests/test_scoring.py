@@ -7,7 +7,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import bid_table
 from binokel_sim.rules import load_rules
 from binokel_sim.scoring import (PlayedDeal, bid_ladder, bid_outcomes, contract_score, round_points, score_deal,
-                                 side_mask, special_score, surrender_choice, surrender_credit, surrender_score)
+                                 special_score, surrender_choice, surrender_credit, surrender_score)
 
 STD = load_rules("standard")
 
@@ -84,7 +84,7 @@ def test_score_deal_kreuz_team_totals():
     d2 = PlayedDeal(soloist=0, bid=200, contract="trump", trick_points=[140, 60, 0, 50], tricks=[6, 2, 0, 3],
                     melds=[40, 0, 20, 60], discard_points=10)
     assert score_deal(k, d2).tolist() == [-400, 170, -400, 170]
-    assert side_mask(k, 1) == 0b1010 and side_mask(STD, 2) == 0b100
+    assert k.layout.side_masks[1] == 0b1010 and STD.layout.side_masks[2] == 0b100
 
 
 def test_score_deal_surrender_and_specials():

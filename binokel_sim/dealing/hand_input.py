@@ -28,8 +28,10 @@ def read_hand(text: str | Iterable[str] | Iterable[int], rules: Rules | str | os
               size: int | None = None, what: str = "hand") -> Hand:
     """Read ``text`` (card text, or a list of card texts or types) as a hand for ``rules`` (a
     :class:`Rules`, a preset name or a TOML path); with ``size``, demand exactly that many cards."""
-    rules = as_rules(rules)
-    cards = to_cards(text)
+    return _hand(to_cards(text), as_rules(rules), size, what)
+
+
+def _hand(cards: list[int], rules: Rules, size: int | None, what: str) -> Hand:
     if not cards:
         raise InputError(f"{what}: no cards given")
     check_deck(rules, cards, what)
@@ -47,7 +49,7 @@ def as_counts(cards, what: str, size: int, rules: Rules) -> np.ndarray:
     cards = to_cards(cards)
     if len(cards) != size:
         raise InputError(f"{what}: expected {size} cards, got {len(cards)}")
-    return read_hand(cards, rules, what=what).counts
+    return _hand(cards, rules, None, what).counts
 
 
 def pool_of(hand, tapp, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.cards import CARD_POINTS, DECK_COUNTS
 from binokel_sim.rules import Rules
 
 
@@ -54,7 +54,7 @@ def _highest_total(rules: Rules) -> int:
 
 
 def _build_highest(rules: Rules, t) -> int:
-    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
+    deck = DECK_COUNTS[rules.layout.sevens]
     # +10: card points rounded up to the next ten where the rules round.
     return int(t.max_total * t.unit + deck @ CARD_POINTS + rules.play.last_trick + 10)
 

@@ -138,9 +138,9 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
     asked only the bids inside its cell (the others its earlier answers decide); ``None`` when no row needs
     a question. ``targets``: the threshold back end (:func:`binokel_sim.play.dd.threshold_points`);
     ``points``: an exact one instead (a stand-in)."""
-    from binokel_sim.play.dd import first_leader, points_targets
+    from binokel_sim.play.dd import first_leader
     from binokel_sim.runner import Chunk
-    from binokel_sim.scoring import round_points, side_mask
+    from binokel_sim.scoring import points_targets, round_points
 
     b = np.asarray(sorted(bids), dtype=np.int64)
     inside = (parts["cell_lo"][:, None] < b[None, :]) & (b[None, :] <= parts["cell_hi"][:, None])
@@ -151,7 +151,7 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
     first = tg[np.arange(rows.size), inside[rows].argmax(axis=1)]
     tg = np.where(inside[rows], tg, first[:, None])  # a bid the cell decides is not asked again
     lead = np.full(rows.size, first_leader(rules, seat, 0), dtype=np.int8)
-    side = np.full(rows.size, side_mask(rules, seat), dtype=np.uint8)
+    side = np.full(rows.size, rules.layout.side_masks[seat], dtype=np.uint8)
     args = (parts["q_counts"][rows], parts["q_trump"][rows], lead, side, parts["q_bonus"][rows],
             int(rules.play.last_trick))
 

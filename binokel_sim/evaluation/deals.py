@@ -15,15 +15,14 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from binokel_sim import streams
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.cards import CARD_POINTS, N_TYPES
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.play.dd import DD, solve_rows
-from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.candidates import check_policy
-from binokel_sim.exchange.policy import build_candidates, choose, inner_hands
+from binokel_sim.exchange.views import exchange_views
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
@@ -80,15 +79,6 @@ def deal_counts(rows: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]
     return hands, tapp
 
 
-def inner_deals(rules: Rules, key, views: np.ndarray, pools: np.ndarray, seat: int, m: int) -> np.ndarray:
-    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
-    others = np.array([s for s in range(rules.n_seats) if s != seat], dtype=np.int64)
-    out = np.zeros((pools.shape[0], m, rules.n_seats, N_TYPES), dtype=np.uint8)
-    inner_hands(key[0], key[1], np.asarray(views, dtype=np.int64), np.ascontiguousarray(pools, dtype=np.uint8), deck,
-                np.int64(m), others, np.int64(rules.layout.hand_size), out)
-    return out
-
-
 def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: EvalSettings, views: np.ndarray,
                      inner: int, dd: DD | None) -> tuple[np.ndarray, np.ndarray]:
     """(contract code, cheap measure) per hand when the Tapp goes to the discards unseen.
@@ -97,13 +87,10 @@ def baseline_choices(rules: Rules, mine: np.ndarray, seat: int, seed: int, st: E
     plays it out on ``inner`` deals of the cards outside the hand (view numbers ``views``).
     """
     h = np.ascontiguousarray(mine, dtype=np.uint8)
-    cs = build_candidates(rules, h, np.zeros_like(h), st.policy, tapp_unseen=True)
-    deals = None
-    if st.policy == "sampled":
-        deals = inner_deals(rules, derive_key(seed, *STREAM_BASE), views, h, seat, inner)
-    ch = choose(rules, seat, cs, st.policy, deals, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    rows = np.arange(h.shape[0])
-    return cs.code[rows, ch.index], cs.measure[rows, ch.index]
+    ex = exchange_views(rules, seat, h, np.zeros_like(h), policy=st.policy, tapp_unseen=True,
+                        key=derive_key(seed, *STREAM_BASE), views=views, inner=inner, top_k=st.top_k,
+                        durch_max_losers=st.durch_max_losers, dd=dd)
+    return ex.code, ex.measure
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,19 +145,12 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
     mine = np.ascontiguousarray(hands[:, seat, :])
     if base is None and baseline:
         base = baseline_choices(rules, mine, seat, seed, st, views, st.inner, dd)
-    cs = build_candidates(rules, mine, tapp, st.policy, per_trump=st.per_trump)
-    inner = None
-    if st.policy == "sampled":
-        inner = inner_deals(rules, derive_key(seed, *STREAM_INNER), views, cs.pool, seat, st.inner)
-    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    rows = np.arange(n)
-    kept = cs.kept[rows, ch.index]
-    code = cs.code[rows, ch.index]
-    disc_pts = cs.disc_points[rows, ch.index]
-    call, give = cs.call[rows, ch.index], cs.give[rows, ch.index]
-    # A called card changes the holder's hand too (docs/rules.md §4.4); the baseline calls nothing.
-    played = apply_calls(hands, seat, call, give) if rules.calling.allowed else hands
-    value, took = solve_rows(rules, seat, kept, code, disc_pts, played, dd)
+    ex = exchange_views(rules, seat, mine, tapp, policy=st.policy, hands=hands, per_trump=st.per_trump,
+                        key=derive_key(seed, *STREAM_INNER), views=views, inner=st.inner, top_k=st.top_k,
+                        durch_max_losers=st.durch_max_losers, dd=dd)
+    code = ex.code
+    assert ex.hands is not None  # given above
+    value, took = solve_rows(rules, seat, ex.kept, code, ex.disc_points, ex.hands, dd)
     made_special = _special_made(code, value)
     result = _result(rules, code, value, made_special)
     base_result = result
@@ -181,6 +161,7 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
         base_result = _result(rules, base[0], base_value, _special_made(base[0], base_value))
     # A makeable Durch: the best Durch exchange, solved where the cheap stage leaves a chance.
     durch = np.zeros(n, dtype=bool)
+    cs = ex.candidates
     dcol = np.nonzero(cs.code[0] == DURCH_CODE)[0]
     if dcol.size and durch_check:
         j = int(dcol[0])
@@ -190,9 +171,9 @@ def play_deals(rules: Rules, seat: int, hands: np.ndarray, tapp: np.ndarray, see
                                dd)
             durch[try_] = dv > 0
     return PlayedDeals(
-        value=value, took=took, code=code, special_made=made_special, subjective=ch.subjective,
-        subjective_took=ch.subjective_took, discard_points=disc_pts,
-        result=result, base_result=base_result, durch=durch, kept=kept, call=call, give=give,
+        value=value, took=took, code=code, special_made=made_special, subjective=ex.choice.subjective,
+        subjective_took=ex.choice.subjective_took, discard_points=ex.disc_points,
+        result=result, base_result=base_result, durch=durch, kept=ex.kept, call=ex.call, give=ex.give,
         base_code=base[0] if baseline and base is not None else code, base_value=base_value if baseline else value,
     )
 

@@ -14,10 +14,11 @@ import numpy as np
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.play.dd import DD
-from binokel_sim.evaluation.deals import STREAM_INNER, EvalSettings, inner_deals, resolve_settings
+from binokel_sim.evaluation.deals import STREAM_INNER, EvalSettings, resolve_settings
 from binokel_sim.dealing.hand_input import pool_of
 from binokel_sim.exchange.candidates import Candidate
-from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
+from binokel_sim.exchange.policy import candidate_at
+from binokel_sim.exchange.views import exchange_views
 from binokel_sim.rng import derive_key
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import special_score
@@ -53,14 +54,11 @@ def choose_exchange(hand, tapp, rules: Rules | str | os.PathLike[str] = "standar
     rules = as_rules(rules)
     st = resolve_settings(settings, policy)
     h, t = pool_of(hand, tapp, rules)
-    cs = build_candidates(rules, h[None], t[None], st.policy, per_trump=st.per_trump)
-    inner = None
-    if st.policy == "sampled":
-        inner = inner_deals(rules, derive_key(seed, *STREAM_INNER), np.zeros(1, np.int64), cs.pool, seat, st.inner)
-    ch = choose(rules, seat, cs, st.policy, inner, top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
-    j = int(ch.index[0])
-    code = int(cs.code[0, j])
-    est = ch.subjective[0].astype(np.float64)
+    ex = exchange_views(rules, seat, h[None], t[None], policy=st.policy, per_trump=st.per_trump,
+                        key=derive_key(seed, *STREAM_INNER), views=np.zeros(1, np.int64), inner=st.inner,
+                        top_k=st.top_k, durch_max_losers=st.durch_max_losers, dd=dd)
+    cs, j, code = ex.candidates, int(ex.choice.index[0]), int(ex.code[0])
+    est = ex.choice.subjective[0].astype(np.float64)
     contract = "trump" if is_trump(code) else CONTRACT_NAMES[code]
     if not is_trump(code):
         # A special is worth its score: made (value) or failed (-failure factor x value).

@@ -182,15 +182,16 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     if (tier or ("checked" if samples is not None else "instant")) == "instant":
         given = [k for k, v in (("samples", samples), ("policy", policy), ("settings", settings), ("scale", scale),
                                 ("predealt", predealt), ("dd", dd), ("se", se), ("progress", progress))
                  if v is not None]
         if given:
             raise InputError(f"{', '.join(given)}: only the checked tier takes them (samples=N or tier='checked')")
-        from binokel_sim.evaluation.tiers import instant_evaluation
+        from binokel_sim.evaluation.tiers import instant_of_counts
 
-        return instant_evaluation(hand, rules, seat, confidence)
+        return instant_of_counts(counts, rules, seat, confidence)
     samples = CHECKED_SAMPLES if samples is None else samples
     st = resolve_settings(settings, policy if policy is not None or settings is not None else DEFAULT_POLICY)
     check_count("samples", samples)
@@ -202,7 +203,6 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     if st.exact_every == 1 and dd is None and rules.layout.deck_size >= BUDGET_MIN_CARDS:
         raise InputError(f"exact-every: 1 would solve every {rules.layout.deck_size}-card deal exactly (up to an hour"
                          " each); use 2 or more (those samples are solved within --solve-budget)")
-    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     t0 = time.perf_counter()
     # The no-Tapp contract depends on the hand alone: chosen once, on base_inner deals.
     base = baseline_choices(rules, counts[None], seat, seed, st, np.zeros(1, np.int64), st.base_inner, dd)

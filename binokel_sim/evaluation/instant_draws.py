@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from binokel_sim.cards import N_TYPES, deck_types
+from binokel_sim.cards import N_TYPES, DECK_COUNTS
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.exchange.policy import build_candidates, choose
 from binokel_sim.rng import counts_key
@@ -40,7 +40,7 @@ from binokel_sim.stats import wilson
 #: Tapp draws per hand (0.08-0.1 s of exchanges on this machine).
 DRAWS = 200
 #: Tapp draws per hand where calling is allowed: each draw also weighs every callable card with every
-#: way of laying away (about 13x the work of a draw without calling; 50 draws 0.25 s). Fewer draws make
+#: way of laying away (about 10x the work of a draw without calling; 50 draws 0.13 s). Fewer draws make
 #: a hand's ladder noisier, which shows as calibration gaps at the extreme deciles (20 draws: up to 5
 #: points at ``calling``).
 CALLING_DRAWS = 50
@@ -58,7 +58,7 @@ def draws_for(rules: Rules) -> int:
 def draw_tapps(counts: np.ndarray, rules: Rules, n: int) -> np.ndarray:
     """``n`` Tapps (uint8[n, 24]) drawn from the cards outside the hand ``counts``, keyed by the hand."""
     h = np.ascontiguousarray(counts, dtype=np.uint8)
-    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES)
+    deck = DECK_COUNTS[rules.layout.sevens]
     unseen = np.repeat(np.arange(N_TYPES), deck - h)
     k0, k1 = counts_key(h, DRAW_SALT)
     rng = np.random.default_rng([int(k0), int(k1)])
@@ -75,7 +75,8 @@ def exchange_estimates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, seat:
     A Durch or Bettel the exchange picks counts as made when its cheap stage finds no loser (the drawn
     ladder has no solver to ask).
     """
-    cs = build_candidates(rules, np.ascontiguousarray(hands, dtype=np.uint8), tapps, "heuristic")
+    cs = build_candidates(rules, np.ascontiguousarray(hands, dtype=np.uint8), tapps, "heuristic", per_trump=1,
+                          best_only=True)
     ch = choose(rules, seat, cs, "heuristic")
     rows = np.arange(hands.shape[0])
     code = cs.code[rows, ch.index]

@@ -78,16 +78,21 @@ class InstantEvaluation:
 def instant_evaluation(hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> InstantEvaluation:
     """The instant tier's :class:`InstantEvaluation` of ``hand``; an :class:`InputError` where no model
     was fitted for ``rules``."""
+    from binokel_sim.dealing.hand_input import as_counts
+
+    return instant_of_counts(as_counts(hand, "hand", rules.layout.hand_size, rules), rules, seat, confidence)
+
+
+def instant_of_counts(counts: np.ndarray, rules: Rules, seat: int = 0, confidence: float = 0.8) -> InstantEvaluation:
+    """:func:`instant_evaluation` of a validated hand (``counts``: uint8[24])."""
     from binokel_sim.cards import cards_of, format_cards
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import load_instant
-    from binokel_sim.dealing.hand_input import as_counts
 
     t0 = time.perf_counter()
     model = load_instant(rules)
     if model is None:
         raise InputError(f"no instant bid model fitted for rules {rules.name!r}: ask the checked tier (samples=N)")
-    counts = as_counts(hand, "hand", rules.layout.hand_size, rules)
     a = model.advise(cards_of(counts), rules, seat, confidence, frame=True)
     tv = a["tapp_value"]
     return InstantEvaluation(hand=format_cards(cards_of(counts)), seat=seat, rules=rules, confidence=confidence,

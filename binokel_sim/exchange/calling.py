@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.cards import CARD_POINTS, N_TYPES, DECK_COUNTS
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.rules import Rules
@@ -41,7 +41,7 @@ def call_limits(rules: Rules) -> np.ndarray:
     """
     out = np.zeros(N_TYPES, dtype=np.int64)
     if rules.calling.allowed:
-        out[deck_types(rules.layout.sevens)] = 1 if rules.calling.cards == "absent" else 2
+        out[DECK_COUNTS[rules.layout.sevens] > 0] = 1 if rules.calling.cards == "absent" else 2
     return out
 
 
@@ -124,13 +124,16 @@ def call_bound(work, removed, trump, table, weights, mode):
 
 
 @kernel
-def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_value, out_call, out_give):
+def call_per_trump(pool, ok, dsize, table, weights, mode, floor, discs, out_disc, out_value, out_call, out_give):
     """For each trump the ``per`` best calls with their discards (``out_disc[4, per, 24]``, ``out_value``,
     ``out_call``/``out_give`` ``[4, per]``); unused slots value -inf. Ties keep the call and discard found first.
 
     A call whose :func:`call_bound` at a trump is no better than the ``per``-th value kept there is not
     scored at that trump (none of its candidates could enter); where that holds at all four, its laid
-    cards are not enumerated. The result is the same as scoring everything."""
+    cards are not enumerated. The result is the same as scoring everything. ``floor`` > -inf asks only for
+    the best candidate over all trumps, given one of value ``floor`` without a call: a call is also skipped
+    where its bound is no better than ``floor`` or than the best call found at any trump, so the other
+    trumps' slots may miss candidates that could not be the best (-inf: every trump's own best)."""
     per = out_value.shape[1]
     for t in range(4):
         for j in range(per):
@@ -148,7 +151,7 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
         live = False
         for t in range(4):
             bound[t] = call_bound(work, dsize + 1, t, table, weights, mode)
-            live = live or bound[t] > out_value[t, per - 1]
+            live = live or bound[t] > max(out_value[t, per - 1], floor)
         if not live:
             work[call] -= 1
             continue
@@ -162,6 +165,8 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
             dp -= CARD_POINTS[give]
             fixed_discard_values(kept, dp, table, weights, mode, vals)
             for t in range(4):
+                if vals[t] < floor:  # cannot be the best over all trumps (ties with it are kept)
+                    continue
                 j = make_room(out_value[t], out_disc[t], vals[t])
                 if j < 0:
                     continue
@@ -173,17 +178,19 @@ def call_per_trump(pool, ok, dsize, table, weights, mode, discs, out_disc, out_v
                 for c in range(24):
                     out_disc[t, j, c] = discs[i, c]
                 out_disc[t, j, give] -= 1
+                floor = max(floor, vals[t]) if floor > -np.inf else floor
         work[call] -= 1
 
 
 @kernel
-def call_batch(pools, ok, dsize, table, weights, mode, out_disc, out_value, out_call, out_give):
-    """:func:`call_per_trump` for every row of ``pools`` (uint8[n, 24]) and ``ok`` (bool[n, 24])."""
+def call_batch(pools, ok, dsize, table, weights, mode, floors, out_disc, out_value, out_call, out_give):
+    """:func:`call_per_trump` for every row of ``pools`` (uint8[n, 24]), ``ok`` (bool[n, 24]) and ``floors``
+    (float64[n]; -inf: every trump's best)."""
     grown = pools[:1].copy()
     grown[0, 0] += 1  # one card more than the pool: the scratch must hold every discard of pool + call
     discs = discard_buffer(grown, dsize + 1)
     for i in range(pools.shape[0]):
-        call_per_trump(pools[i], ok[i], dsize, table, weights, mode, discs, out_disc[i], out_value[i],
+        call_per_trump(pools[i], ok[i], dsize, table, weights, mode, floors[i], discs, out_disc[i], out_value[i],
                        out_call[i], out_give[i])
 
 

@@ -344,12 +344,11 @@ def cheap_batch(pools, dsize, table, weights, mode, out_disc, out_value):
 def fixed_discard_values(kept, disc_points, table, weights, mode, out):
     """:func:`candidate_value` of keeping ``kept`` at each trump into ``out`` (float64[4]); the melds no
     trump changes are counted once, not four times."""
-    base = plain_total(kept, table)
     for t in range(4):
-        v = np.float64(base + trump_gain(kept, t, table) + disc_points)
-        if mode == 1:
-            v += play_estimate(kept, t, weights)
-        out[t] = v
+        out[t] = play_estimate(kept, t, weights) if mode == 1 else 0.0
+    base = plain_total(kept, table) + disc_points
+    for t in range(4):
+        out[t] += base + trump_gain(kept, t, table)
 
 
 @kernel

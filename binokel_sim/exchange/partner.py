@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from binokel_sim.cards import N_TYPES, deck_types
+from binokel_sim.cards import N_TYPES, DECK_COUNTS
 from binokel_sim.dealing.dealer import deal_one, unseen_types
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.jit import kernel
@@ -74,7 +74,7 @@ def partner_allowance(rules: Rules, pools: np.ndarray, trumps: np.ndarray) -> np
     out = np.zeros(n, dtype=np.float64)
     if not rules.layout.partnership or n == 0:
         return out
-    deck = np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES).astype(np.int64)
+    deck = DECK_COUNTS[rules.layout.sevens]
     allowance_batch(np.ascontiguousarray(pools, dtype=np.uint8), np.asarray(trumps, dtype=np.int64), deck,
                     np.int64(rules.layout.hand_size), rules.meld_array(), PLAY_WEIGHTS, np.int64(PARTNER_DRAWS), out)
     return out

@@ -63,8 +63,14 @@ class CandidateSet:
     # None only as the default: __post_init__ fills both, so readers index them as arrays.
     call: np.ndarray = None  # type: ignore[assignment]  # int64[n, K]
     give: np.ndarray = None  # type: ignore[assignment]  # int64[n, K]
+    #: bool[n, K]: a trump contract (not Durch / Bettel); filled from ``code``.
+    trump: np.ndarray = None  # type: ignore[assignment]
+    #: uint64[n]: each view's tie-break key (:func:`view_keys`); filled from ``pool``.
+    key: np.ndarray = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        self.trump = is_trump(self.code)
+        self.key = view_keys(self.pool)
         if self.call is None:
             self.call = np.full(self.code.shape, -1, dtype=np.int64)
         if self.give is None:
@@ -89,11 +95,13 @@ def _special_value(rules: Rules, code: int, measure: np.ndarray) -> np.ndarray:
 
 
 def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy: str, per_trump: int = 2,
-                     tapp_unseen: bool = False) -> CandidateSet:
+                     tapp_unseen: bool = False, best_only: bool = False) -> CandidateSet:
     """Cheap-stage candidates for each view (``hands``, ``tapps``: uint8[n, 24]).
 
     ``tapp_unseen``: the baseline where the Tapp goes to the discards unseen -- the
     discard is the Tapp, the only choice is the contract (Durch from the hand).
+    ``best_only``: only the best candidate over all trumps must be right (what ``melds`` and ``heuristic``
+    choose): the call stage skips calls that cannot beat it, so another trump's candidates may be missing.
     """
     check_policy(policy)
     n = hands.shape[0]
@@ -135,8 +143,9 @@ def build_candidates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, policy:
             # The same number of candidates again, each with a call: the best per trump over every call.
             c_call = np.empty((n, 4, per_trump), dtype=np.int64)
             c_give = np.empty((n, 4, per_trump), dtype=np.int64)
-            call_batch(pools, callable_types(rules, pools), dsize, table, PLAY_WEIGHTS, mode, out_disc, out_value,
-                       c_call, c_give)
+            floors = out_value.reshape(n, -1).max(axis=1) if best_only else np.full(n, -np.inf)
+            call_batch(pools, callable_types(rules, pools), dsize, table, PLAY_WEIGHTS, mode, floors, out_disc,
+                       out_value, c_call, c_give)
             take(c_call, c_give)
     for code, allowed in ((DURCH_CODE, rules.durch.allowed), (BETTEL_CODE, rules.bettel.allowed)):
         if not allowed:
@@ -208,18 +217,15 @@ def _heuristic_estimate(rules: Rules, cs: CandidateSet, idx: np.ndarray) -> np.n
     """The cheap policies' own estimate of the chosen candidates' totals (0 for a special): the kept
     cards' heuristic value, plus the partner's expected share where a team plays (:mod:`.partner`)."""
     n = idx.shape[0]
-    kept = cs.kept[np.arange(n), idx]
-    dp = cs.disc_points[np.arange(n), idx]
-    code = cs.code[np.arange(n), idx]
+    at = (np.arange(n), idx)
+    kept, dp, code, trump = cs.kept[at], cs.disc_points[at], cs.code[at], cs.trump[at]
     out = np.zeros(n, dtype=np.int64)
     vals = np.empty(4, dtype=np.float64)
     table = rules.meld_array()
-    for i in range(n):
-        if is_trump(code[i]):
-            fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
-            out[i] = int(round(vals[code[i]]))
+    for i in np.nonzero(trump)[0]:
+        fixed_discard_values(np.ascontiguousarray(kept[i]), dp[i], table, PLAY_WEIGHTS, np.int64(1), vals)
+        out[i] = int(round(vals[code[i]]))
     if rules.layout.partnership:
-        trump = is_trump(code)
         share = partner_allowance(rules, cs.pool[trump], code[trump])
         out[trump] += np.rint(share).astype(np.int64)
     return out
@@ -244,16 +250,29 @@ def trump_ties(rules: Rules | str, hands: np.ndarray, tapps: np.ndarray) -> np.n
 TIE_SALT = 0x71E
 
 
-def best_index(values: np.ndarray, codes: np.ndarray, pools: np.ndarray) -> np.ndarray:
+@kernel
+def _keys(pools, out):
+    for i in range(pools.shape[0]):
+        out[i] = counts_key(pools[i], TIE_SALT)[0]
+
+
+def view_keys(pools: np.ndarray) -> np.ndarray:
+    """The trump tie-break key (uint64[n]) of each view (``pools``: uint8[n, 24], the cards the soloist has
+    seen): :func:`binokel_sim.rng.counts_key`, a function of what he has seen, the same in every run."""
+    out = np.empty(pools.shape[0], dtype=np.uint64)
+    _keys(np.ascontiguousarray(pools, dtype=np.uint8), out)
+    return out
+
+
+def best_index(values: np.ndarray, codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Per view, the candidate with the highest value (``values``, ``codes``: [n, K]).
 
-    Where two or more trumps reach it, the trump is picked by a key of the view's cards
-    (:func:`binokel_sim.rng.counts_key`): a function of what the soloist has seen, the same in
-    every run, and fair between the suits (the first maximum favoured Eichel, then Grün). Ties
+    Where two or more trumps reach it, the trump is picked by the view's key (``keys``:
+    :func:`view_keys`): fair between the suits (the first maximum favoured Eichel, then Grün). Ties
     within one trump, or with no trump among the best, keep the first candidate.
 
     >>> v = np.array([[5.0, 7.0, 7.0, 7.0]]); c = np.array([[0, 0, 1, 3]])
-    >>> int(best_index(v, c, np.zeros((1, 24), np.uint8))[0]) in (1, 2, 3)
+    >>> int(best_index(v, c, view_keys(np.zeros((1, 24), np.uint8)))[0]) in (1, 2, 3)
     True
     """
     at = values == values.max(axis=1, keepdims=True)
@@ -261,8 +280,7 @@ def best_index(values: np.ndarray, codes: np.ndarray, pools: np.ndarray) -> np.n
     tied = np.stack([(at & (codes == t)).any(axis=1) for t in range(4)], axis=1)
     for i in np.nonzero(tied.sum(axis=1) > 1)[0]:
         trumps = np.nonzero(tied[i])[0]
-        key = counts_key(np.ascontiguousarray(pools[i], dtype=np.uint8), TIE_SALT)[0]
-        t = trumps[int(key % np.uint64(trumps.size))]
+        t = trumps[int(keys[i] % np.uint64(trumps.size))]
         idx[i] = np.argmax(at[i] & (codes[i] == t))
     return idx
 
@@ -274,14 +292,14 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     n, K = cs.code.shape
     rows = np.arange(n)
     if policy != "sampled":
-        idx = best_index(cs.cheap, cs.code, cs.pool)
+        idx = best_index(cs.cheap, cs.code, cs.key)
         est = _heuristic_estimate(rules, cs, idx)
         return Choice(index=idx, subjective=est[:, None], subjective_took=np.ones((n, 1), dtype=bool))
     assert inner is not None, "the sampled policy needs inner deals"
     M = inner.shape[1]
     # Which candidates get played: top_k trump ones -- each trump's best first (by cheap value),
     # then the runners-up -- and a Durch with few losers.
-    trump_cand = is_trump(cs.code)
+    trump_cand = cs.trump
     cheap = np.where(trump_cand, cs.cheap, -np.inf)
     rank = np.zeros((n, K), dtype=np.int64)
     for t in range(4):
@@ -296,9 +314,7 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     play &= trump_cand & np.isfinite(cs.cheap)
     play |= (cs.code == DURCH_CODE) & (cs.measure <= durch_max_losers)
     vi, ci = np.nonzero(play)
-    kept = cs.kept[vi, ci]
-    code = cs.code[vi, ci]
-    dp = cs.disc_points[vi, ci]
+    kept, code, dp, trump_sel = cs.kept[vi, ci], cs.code[vi, ci], cs.disc_points[vi, ci], cs.trump[vi, ci]
     # Every played candidate meets the same M inner deals (common random numbers).
     kept_r = np.repeat(kept, M, axis=0)
     code_r = np.repeat(code, M)
@@ -310,7 +326,6 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
     val = val.reshape(-1, M)
     took = took.reshape(-1, M)
     score = np.full((n, K), -np.inf)
-    trump_sel = is_trump(code)
     score[vi[trump_sel], ci[trump_sel]] = val[trump_sel].mean(axis=1)
     if (~trump_sel).any():
         p = val[~trump_sel].mean(axis=1)
@@ -318,9 +333,9 @@ def choose(rules: Rules, soloist: int, cs: CandidateSet, policy: str, inner: np.
         failed = special_score(rules, "durch", False)
         score[vi[~trump_sel], ci[~trump_sel]] = p * made + (1 - p) * failed
     # A sure special not played (Bettel, or Durch by the cheap measure) keeps its cheap value.
-    unplayed_special = ~is_trump(cs.code) & ~play & np.isfinite(cs.cheap)
+    unplayed_special = ~cs.trump & ~play & np.isfinite(cs.cheap)
     score[unplayed_special] = cs.cheap[unplayed_special]
-    idx = best_index(score, cs.code, cs.pool)
+    idx = best_index(score, cs.code, cs.key)
     subj = np.zeros((n, M), dtype=np.int64)
     subj_took = np.zeros((n, M), dtype=bool)
     pos = {(int(a), int(b)): r for r, (a, b) in enumerate(zip(vi, ci))}

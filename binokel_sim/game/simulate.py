@@ -65,7 +65,7 @@ from binokel_sim.game.ending import _claim, _running_totals, _team_of, _winner
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, melds_as_bonus, round_points, table_scores,
+from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, table_scores,
                                  team_total)
 from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.play.solver import Position, Solver
@@ -270,7 +270,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
     if best.contract == TRUMP:
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
-        bonus = tuple(melds[s] if s in side and melds_as_bonus(rules) else 0 for s in range(n))
+        bonus = tuple(melds[s] if s in side and rules.scoring.melds_as_bonus else 0 for s in range(n))
         pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
                        rules.play.last_trick, bonus, (), play_rule(rules))
         window = _window(rules, pos, solver, best.discard_points, budget_nodes)
@@ -285,7 +285,7 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
         if window is not None and budget_nodes is not None:
             # The side's total at the window's ends (play.dd's formula: discards + value, rounded, plus
             # melds that need no trick); resolved when both ends give the same total.
-            free = 0 if melds_as_bonus(rules) else sum(melds[s] for s in side)
+            free = 0 if rules.scoring.melds_as_bonus else sum(melds[s] for s in side)
             out.total_lo, out.total_hi = (int(round_points(best.discard_points + v, rules)) + free for v in window)
             out.made_lo, out.made_hi = out.total_lo >= bid and window[0] > 0, out.total_hi >= bid
             out.exact = out.total_lo == out.total_hi and (line.lo, line.hi) == window  # not widened over budget

@@ -13,7 +13,7 @@ Bettel rows ask the solver's own queries (``Solver.durch`` / ``Solver.bettel``: 
 trumps, Durch led by the soloist, a partner helping). The side's card points are rounded
 once, as ``scoring.round_per_team`` scores them (at fixed partnerships without it each
 partner's own rounding can differ by up to 10); with ``scoring.team_trick_keeps_melds`` the
-side's melds are added outside the play (:func:`binokel_sim.scoring.melds_as_bonus`). The
+side's melds are added outside the play (:attr:`binokel_sim.rules.Scoring.melds_as_bonus`). The
 back ends play under the rules' play-rules word (:func:`binokel_sim.play.legal.play_rule`),
 given to their factories.
 
@@ -47,7 +47,7 @@ from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import meld_total
 from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import melds_as_bonus, round_points, side_mask
+from binokel_sim.scoring import bid_grid, points_targets, round_points
 
 Solver = Callable[..., np.ndarray]
 #: ``bounds(counts, trump, leader, side, bonus, last_trick, grid=None) -> (lo, hi)``: proven card-point intervals;
@@ -172,40 +172,6 @@ def _intervals(solver, ask, counter, counts, trump, leader, side, bonus, last, r
     return lo, hi
 
 
-def points_targets(rules: Rules, outside: np.ndarray, disc_points: np.ndarray, bids) -> np.ndarray:
-    """Per row and bid (int64[n, k]): the fewest card points ``p >= 1`` (a trick) with
-    ``outside + round(discards + p) >= bid`` -- so "made at the bid" is "points >= target".
-
-    >>> from binokel_sim.rules import load_rules
-    >>> points_targets(load_rules("standard"), np.array([100, 0]), np.array([15, 0]), [150, 300]).tolist()
-    [[35, 185], [150, 300]]
-    >>> points_targets(load_rules("grupp"), np.array([0]), np.array([4]), [150]).tolist()  # 4 + 141 rounds to 150
-    [[141]]
-    """
-    b = np.asarray(bids, dtype=np.int64)[None, :]
-    raw = b - outside.astype(np.int64)[:, None] - disc_points.astype(np.int64)[:, None]
-    if not rules.scoring.round_to_10:
-        return np.maximum(raw, 1)
-    # Rounding is monotone and moves a value by at most 5: the answer lies in raw - 5 .. raw + 5.
-    cand = raw[:, :, None] + np.arange(-5, 6)[None, None, :]
-    ok = outside[:, None, None] + round_points(disc_points[:, None, None] + cand, rules) >= b[:, :, None]
-    first = np.where(ok.any(axis=2), cand[np.arange(cand.shape[0])[:, None], np.arange(cand.shape[1])[None, :],
-                                            ok.argmax(axis=2)], raw + 6)
-    return np.maximum(first, 1)
-
-
-def bid_grid(rules: Rules, outside: np.ndarray, disc_points: np.ndarray) -> np.ndarray:
-    """Per row, card points at which the total reaches a bid (every bid's target differs by a multiple of
-    the bid step): the grid of the ``within`` query, so its interval decides every bid.
-
-    >>> from binokel_sim.rules import load_rules
-    >>> bid_grid(load_rules("wuerttemberg"), np.array([0, 40]), np.array([13, 0])).tolist()
-    [7, 0]
-    """
-    far = rules.bidding.min_bid + 1000 * rules.bidding.bid_step  # above every total: no clamp at one point
-    return points_targets(rules, outside, disc_points, [far])[:, 0] % rules.bidding.bid_step
-
-
 def budget_nodes_of(text: str | None) -> int | None:
     """``--solve-budget`` text as a node count: ``"50000000n"`` nodes, ``"10s"`` at :data:`NODES_PER_SECOND`.
 
@@ -289,24 +255,36 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
     ``hands``: uint8[n, seats, 24], every seat's cards at the first trick.
     """
     dd = dd or DD()
-    solver = dd.points or (default_solver(play_rule(rules)) if dd.bounds is None else None)
+    rule = play_rule(rules)
+    solver = dd.points or (default_solver(rule) if dd.bounds is None else None)
     n = kept.shape[0]
     value = np.zeros(n, dtype=np.int64)
     value_hi = value
     took = np.zeros(n, dtype=bool)
     counts = np.ascontiguousarray(hands, dtype=np.uint8).copy()
     counts[:, soloist, :] = kept
-    mask = side_mask(rules, soloist)
+    as_bonus = rules.scoring.melds_as_bonus
+    mask = rules.layout.side_masks[soloist]
+    seats = rules.layout.sides[soloist]
     table = rules.meld_array()
+    # Durch / Bettel rows first: their 0/1 values are then in ``value`` before a budget copies it to ``value_hi``.
+    special_rows = np.nonzero(~is_trump(code))[0]
+    if special_rows.size:
+        made = dd.specials() if dd.specials else default_specials(rule)
+        for i in special_rows:
+            lead = first_leader(rules, soloist, int(code[i]))
+            ok = bool(made(int(code[i]), counts[i], soloist, seats, lead, int(rules.play.last_trick)))
+            value[i] = ok
+            took[i] = ok
     trump_rows = np.nonzero(is_trump(code))[0]
     if trump_rows.size:
         c = np.ascontiguousarray(counts[trump_rows])
         tr = code[trump_rows].astype(np.int8)
         bonus = np.zeros((trump_rows.size, rules.n_seats), dtype=np.int32)
-        for s in rules.layout.partners(soloist):
+        for s in seats:
             m = np.empty(trump_rows.size, dtype=np.int64)
             melds_batch(np.ascontiguousarray(c[:, s, :]), tr.astype(np.int64), table, m)
-            if melds_as_bonus(rules):
+            if as_bonus:
                 bonus[:, s] = m
             else:
                 value[trump_rows] += m  # melds count without an own trick: add them outside the play
@@ -330,17 +308,6 @@ def solve_rows(rules: Rules, soloist: int, kept: np.ndarray, code: np.ndarray, d
             pts = np.asarray(solver(*args), dtype=np.int64)
         value[trump_rows] += round_points(dp + pts, rules)
         took[trump_rows] = pts > 0
-    special_rows = np.nonzero(~is_trump(code))[0]
-    if special_rows.size:
-        made = dd.specials() if dd.specials else default_specials(play_rule(rules))
-        seats = rules.layout.partners(soloist)
-        for i in special_rows:
-            lead = first_leader(rules, soloist, int(code[i]))
-            ok = bool(made(int(code[i]), counts[i], soloist, seats, lead, int(rules.play.last_trick)))
-            value[i] = ok
-            took[i] = ok
-        if value_hi is not value:
-            value_hi[special_rows] = value[special_rows]
     if dd.record is not None and value_hi is not value:
         dd.record.put(value, value_hi)
     return value, took

@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.cards import CARD_POINTS, N_TYPES, DECK_COUNTS
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import (BINOKEL, DISSLE, DOUBLE_BINOKEL, DOUBLE_FAMILY, DOUBLE_PAIR, EIGHT, EIGHT_SEVENS,
                                       EIGHT_TENS, FAMILY, FOUR, GO, KIND_RANKS, PAIR, SU, binokel_level, kind_level,
@@ -277,7 +277,7 @@ class PlayState:
         shown = np.stack([shown_counts(h[s], trump, table) for s in range(h.shape[0])]) if declare else None
         pts = tuple(int(meld_total(h[s], trump, table)) if declare else 0 for s in range(h.shape[0]))
         deck = (h.sum(axis=0) + np.asarray(pile) if ending else
-                np.bincount(deck_types(rules.layout.sevens), minlength=N_TYPES)).astype(np.uint8)
+                DECK_COUNTS[rules.layout.sevens]).astype(np.uint8)
         lead = rules.play.first_leader(soloist) if leader is None else leader
         return cls(h.shape[0], int(trump), int(soloist), rules.layout.partners(soloist), int(lead),
                    int(rules.play.last_trick), _frozen(deck), _frozen(table), _frozen(h),

@@ -34,7 +34,6 @@ from binokel_sim.play.legal import trick_winner
 from binokel_sim.play.solver import Position, Solver
 from binokel_sim.play.worlds import Worlds, sample, world_key
 from binokel_sim.rules import Rules
-from binokel_sim.scoring import melds_as_bonus
 
 __all__ = ["DealSolver", "Decision", "OpenCards", "SingleDummy", "decide", "options"]
 
@@ -66,8 +65,8 @@ class Decision:
 
 def _bonus(rules: Rules, k: Knowledge) -> tuple[int, ...]:
     """What the solver credits a side seat on its first trick: its declared melds (where they count as the
-    seat's trick bonus, :func:`binokel_sim.scoring.melds_as_bonus`)."""
-    need = melds_as_bonus(rules)
+    seat's trick bonus, :attr:`binokel_sim.rules.Scoring.melds_as_bonus`)."""
+    need = rules.scoring.melds_as_bonus
     return tuple(k.melds[s] if need and s in k.side else 0 for s in range(k.seats))
 
 
