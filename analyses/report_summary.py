@@ -32,6 +32,8 @@ from binokel_sim.stats import pm
 MAX_LINES = 40
 #: A calibration bin is named when it is off by more than this and by more than two standard errors.
 GAP = 0.03
+#: A model is called calibrated when every bin lies within this many points of what happened.
+CALIBRATED_POINTS = 2
 #: Figures of the variants' table (corpus figure prefix -> column).
 VARIANT_FIGURES = {"Tapp value (double dummy)": "Tapp value", "make rate at 200": "make rate at 200",
                    "double-dummy total": "mean total", "safe bid, any hand": "safe bid",
@@ -99,11 +101,15 @@ def _sure_lines(sections: list[Section]) -> list[str]:
                 continue
             who = "the instant advisor (`binokel bid`)" if caption.startswith("Instant") else "the hand-point formula"
             bad = flagged_gaps(t)
-            if not bad:
-                worst = float(np.abs(t["gap"]).max())
-                pts = max(1, round(100 * worst))
+            worst = float(np.abs(t["gap"]).max())
+            pts = max(1, round(100 * worst))
+            if not bad and pts <= CALIBRATED_POINTS:
                 out.append(f"- **How sure**: {who} is calibrated: every bin within {pts} point{'s' * (pts > 1)} of"
                            f" what happened (table *{caption}*).")
+            elif not bad:
+                out.append(f"- **How sure**: {who} shows no gap beyond two standard errors, but its bins differ from"
+                           f" what happened by up to {pts} points (table *{caption}*): too few deals to call it"
+                           " calibrated.")
             else:
                 where = ", ".join(f"{100 * g:+.0f} points at predicted {a:.1f}-{b:.1f}" for a, b, g in bad)
                 out.append(f"- **Flagged**: {who} is off where the table *{caption}* shows: made minus predicted"
@@ -141,7 +147,7 @@ def variants_table() -> pd.DataFrame:
     from binokel_sim.analyses.compare_corpus import corpus_rows
     from binokel_sim.corpus.reader import read_manifest, shipped_root
     from binokel_sim.rules import load_rules
-    from binokel_sim.stats import Z95
+    from binokel_sim.stats import Z95, wilson_from_se
 
     root = shipped_root()
     rows = []
@@ -167,7 +173,10 @@ def variants_table() -> pd.DataFrame:
                 row[col] = f"{h['value']:.0f}" + (f" [{h['lo']:.0f}, {h['hi']:.0f}]" if known else "")
             elif len(hits) == 1:
                 v, se = hits[0]["value"], hits[0]["se"]
-                row[col] = f"{v:.{d}f} [{v - Z95 * se:.{d}f}, {v + Z95 * se:.{d}f}]"
+                # A rate's interval is Wilson's (never past 0 or 1); the others are normal.
+                lo, hi = ((float(x) for x in wilson_from_se(v, se, hits[0]["n"])) if rate
+                          else (v - Z95 * se, v + Z95 * se))
+                row[col] = f"{v:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
             elif hits:
                 row[col] = f"{hits[0]['value']:.{d}f} .. {hits[-1]['value']:.{d}f} (range)"
         rows.append(row)

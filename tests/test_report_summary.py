@@ -73,3 +73,20 @@ def test_display_frame_drops_what_carries_nothing_and_rounds_to_the_error():
     assert list(out.columns) == ["value", "se", "lo", "dd_mean", "n"]
     assert out["value"].tolist() == ["116.31", "0.0000064"] and out["lo"].tolist() == ["115.06", "0.0000012"]
     assert out["se"].tolist() == ["0.64", "0.0000021"]
+
+
+def test_calibrated_is_said_only_within_two_points():
+    # No bin beyond two standard errors is not enough: a model 21 points off on few deals is not calibrated.
+    from binokel_sim.analyses.report_model import Section
+    from binokel_sim.analyses.report_summary import _sure_lines
+
+    def lines(gap: float, se: float) -> str:
+        t = pd.DataFrame({"bin_from": [0.0, 0.5], "bin_to": [0.5, 1.0], "gap": [0.001, gap],
+                          "realised_se": [0.01, se]})
+        sec = Section("calibration", "Calibration")
+        sec.tables.append(("Instant bid tier: predicted against realised", t))
+        return "\n".join(_sure_lines([sec]))
+
+    assert "is calibrated: every bin within 2 points" in lines(-0.018, 0.01)
+    assert "too few deals to call it calibrated" in lines(0.21, 0.15) and "up to 21 points" in lines(0.21, 0.15)
+    assert "**Flagged**" in lines(0.21, 0.02)
