@@ -6,12 +6,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import pandas as pd
+
 from binokel_sim.cards import counts_of, format_cards, parse_cards
 from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.exchange.calling import apply_calls
+from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
+from binokel_sim.game.auction import auction
+from binokel_sim.game.simulate import ceiling, play_deal
+from binokel_sim.games import simulate_games
+from binokel_sim.play.dd import first_leader
 from binokel_sim.play.knowledge import PlayState
-from binokel_sim.play.playout import RuleBased, play_out
+from binokel_sim.play.legal import trick_winner_of
+from binokel_sim.play.playout import RuleBased, play_out, side_total
 from binokel_sim.play.rule_kernel import rule_play
 from binokel_sim.rules import load_rules
+from binokel_sim.runner import Scale
+from clitools import assert_one_line_error, run_json
 
 #: Three-seat (40 and 48 cards, with and without beat_led_when_trumped), two-seat and four-seat (solo,
 #: partnership, partner_frees) presets.
@@ -92,3 +103,89 @@ def test_hand_checked_no_trump_pile_knowledge():
     for res, tapp in ((known, pile), (unknown, None)):
         st = PlayState.start(r, hands, pile, tapp, trump=-1, soloist=0, ending=True)
         assert play_out(st, [RuleBased()] * 3).cards == res.cards
+
+
+def _played_out(rules, row: np.ndarray):
+    """The deal as ``play_deal`` sets it up (auction, the heuristic exchange, any call), played out by the Python
+    player at every seat: (contract, soloist, bid, the side's total, whether it took a trick, the soloist's tricks)."""
+    n, sl = rules.n_seats, seat_slices(rules)
+    hands = [counts_of(row[s], check=False) for s in sl[:n]]
+    tapp = counts_of(row[sl[n]], check=False)
+    sol, bid = auction([ceiling(h, rules) for h in hands], rules)
+    cs = build_candidates(rules, hands[sol][None], tapp[None], "heuristic", per_trump=1)
+    best = candidate_at(rules, cs, 0, int(choose(rules, sol, cs, "heuristic").index[0]))
+    play_hands = list(apply_calls(np.stack(hands)[None], sol, np.array([best.call]), np.array([best.give]))[0])
+    play_hands[sol] = counts_of(best.kept)
+    from_hand = best.contract == "durch" and not rules.durch.uses_tapp
+    code = best.trump if best.contract == "trump" else 4
+    st = PlayState.start(rules, play_hands, counts_of(best.discard), None if from_hand else tapp, best.trump, sol,
+                         leader=first_leader(rules, sol, code), melds=best.contract == "trump")
+    end = play_out(st, [RuleBased()] * n)
+    total, took = side_total(rules, end, best.discard_points)
+    return best.contract, sol, bid, total, took, sum(1 for w in _trick_winners(end) if w == sol)
+
+
+def _trick_winners(state: PlayState) -> list[int]:
+    """Each trick's winning seat of a finished ``state``."""
+    out, lead = [], state.first_leader
+    for t in range(state.tricks):
+        trick = state.cards[t * state.seats:(t + 1) * state.seats]
+        lead = (lead + trick_winner_of(trick, None if state.trump < 0 else state.trump)) % state.seats
+        out.append(lead)
+    return out
+
+
+@pytest.mark.parametrize("preset,seed", [("standard", 2), ("calling", 3), ("kreuz", 4), ("dabb-two", 5)])
+def test_play_deal_plays_the_rule_based_line(preset, seed):
+    # The same deal set up by hand and played by the Python player: play_deal's totals are that line's (its
+    # knowledge, leader, calls and discards wired as the playout's), exact, with the line's made decision.
+    rules = load_rules(preset)
+    compared = 0
+    for row in Dealer(rules, seed=seed).deal(8):
+        o = play_deal(rules, row, None, play="rule-based")
+        if o.soloist_seat < 0:
+            continue
+        contract, sol, bid, total, took, _ = _played_out(rules, row)
+        assert (o.soloist_seat, o.bid) == (sol, bid)
+        assert o.contract == contract or (o.contract, contract) == ("surrender", "trump")
+        assert (o.total, o.took) == (total, took)
+        made = took and total >= bid
+        assert o.exact and o.total_lo == o.total_hi == total and o.made_dd == (made,) * 3
+        if o.contract == "trump":
+            assert o.made == made
+        compared += 1
+    assert compared >= 6
+
+
+def test_durch_is_made_as_the_rule_based_line_plays_it():
+    # Deal 292 of seed 5 at standard: the exchange's sure Durch; made when the soloist takes every trick of the
+    # Python player's line.
+    rules = load_rules("standard")
+    row = Dealer(rules, seed=5).deal(1, start=292)[0]
+    o = play_deal(rules, row, None, play="rule-based")
+    contract, sol, _, _, _, own = _played_out(rules, row)
+    assert o.contract == contract == "durch" and o.made == (own == rules.layout.hand_size) and o.exact
+    assert o.scores[sol] == (rules.durch.value if o.made else -rules.durch.failure_factor * rules.durch.value)
+
+
+def test_rule_based_games_same_for_any_worker_count():
+    a = simulate_games("dabb-two", games=6, seed=3, scale=Scale(workers=1), play="rule-based")
+    b = simulate_games("dabb-two", games=6, seed=3, scale=Scale(workers=2), play="rule-based")
+    for x, y in ((a.games, b.games), (a.deals, b.deals), (a.summary, b.summary)):
+        pd.testing.assert_frame_equal(x, y)
+    assert a.provenance["play"] == "rule-based" and a.provenance["solve_budget_nodes"] is None
+    assert a.deals["exact"].all() and len(a.deals) > 6
+    assert "rule-based make rate (trump contracts, surrendered ones played out)" in set(a.summary["figure"])
+    # At 48 cards too no budget: no search.
+    c = simulate_games("standard-48", games=1, seed=3, scale=Scale(workers=1), max_deals=2, play="rule-based")
+    assert c.provenance["solve_budget_nodes"] is None and "unresolved deals" not in set(c.summary["figure"])
+
+
+def test_play_option_on_the_command_line(capsys):
+    got = run_json(capsys, "simulate", "games", "--rules", "dabb-two", "--games", "2", "--play", "rule-based", "-q")
+    assert got["provenance"]["play"] == "rule-based" and got["provenance"]["games"] == 2
+    assert_one_line_error(capsys, "simulate", "games", "--play", "open-cards", contains="--play")
+    assert_one_line_error(capsys, "simulate", "games", "--play", "rule-based", "--solve-budget", "1000n",
+                          contains="--solve-budget")
+    assert_one_line_error(capsys, "simulate", "games", "--rules", "two-hand", "--play", "rule-based",
+                          contains="--play")
