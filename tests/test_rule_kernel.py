@@ -9,6 +9,7 @@ import pytest
 import pandas as pd
 
 from binokel_sim.cards import counts_of, format_cards, parse_cards
+from binokel_sim.contracts import DURCH_CODE
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
@@ -117,7 +118,7 @@ def _played_out(rules, row: np.ndarray):
     play_hands = list(apply_calls(np.stack(hands)[None], sol, np.array([best.call]), np.array([best.give]))[0])
     play_hands[sol] = counts_of(best.kept)
     from_hand = best.contract == "durch" and not rules.durch.uses_tapp
-    code = best.trump if best.contract == "trump" else 4
+    code = best.trump if best.contract == "trump" else DURCH_CODE  # Durch and Bettel: the soloist leads
     st = PlayState.start(rules, play_hands, counts_of(best.discard), None if from_hand else tapp, best.trump, sol,
                          leader=first_leader(rules, sol, code), melds=best.contract == "trump")
     end = play_out(st, [RuleBased()] * n)
