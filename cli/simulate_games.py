@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from binokel_sim.games import simulate_games
+from binokel_sim.game.cardplay import DOUBLE_DUMMY, PLAY_MODES, RULE_BASED
 from binokel_sim.game.simulate import MAX_DEALS
 from binokel_sim.output import write_figure, write_table
 
@@ -30,22 +31,28 @@ from .study_options import solve_budget_option
 @quiet_option
 @scale_options
 @solve_budget_option
+@click.option("--play", type=click.Choice(PLAY_MODES), default=DOUBLE_DUMMY, show_default=True,
+              help="How the deals are played: double-dummy (the solver) or rule-based (every seat plays the "
+                   "baseline player's rules of thumb on its own knowledge; fast, not double-dummy numbers).")
 def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deals_out, charts, chart_format: str,
-              as_json: bool, quiet: bool, scale, solve_budget) -> None:
-    """Simulate GAMES whole games: auction, exchange, surrender, double-dummy play, scoring.
+              as_json: bool, quiet: bool, scale, solve_budget, play: str) -> None:
+    """Simulate GAMES whole games: auction, exchange, surrender, play, scoring.
 
     Each seat bids up to a fast estimate of its hand; the soloist exchanges with the
     heuristic optimiser, goes out when its own estimate is below the bid, and the deal
     is played double-dummy (at 48 cards within --solve-budget per deal: deals it leaves
-    open are kept, counted and printed as the unresolved fraction). Prints deals per
-    game, win rates by player (player 0 is forehand in the first deal), each seat's mean
-    score per deal, all with standard errors.
+    open are kept, counted and printed as the unresolved fraction), or with --play
+    rule-based by the baseline player at every seat. Prints deals per game, win rates by
+    player (player 0 is forehand in the first deal), each seat's mean score per deal,
+    all with standard errors.
 
     \b
     Example:
       binokel simulate games --rules kreuz --games 50 --deals-out deals.parquet --charts charts/
+      binokel simulate games --rules dabb-two --games 10000 --play rule-based --workers 2
     """
-    res = simulate_games(rules, games, seed, scale=scale, max_deals=max_deals, solve_budget=solve_budget)
+    res = simulate_games(rules, games, seed, scale=scale, max_deals=max_deals, solve_budget=solve_budget,
+                         play=play)
     for df, path in ((res.summary, out), (res.games, games_out), (res.deals, deals_out)):
         if path is not None:
             write_table(df, path)
@@ -59,5 +66,6 @@ def games_cmd(rules, games: int, seed: int, max_deals: int, out, games_out, deal
     p = res.provenance
     click.echo(f"# rules {p['rules']}, seed {p['seed']}, {p['games']} games, {p['deals']} deals, "
                f"{p['seconds']} s (binokel-sim {p['version']})"
+               + (", rule-based play" if p.get("play") == RULE_BASED else "")
                + (f", solve budget {p['solve_budget_nodes']} nodes per deal" if p.get("solve_budget_nodes") else ""))
     echo_table(res.summary)

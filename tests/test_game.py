@@ -178,7 +178,7 @@ def test_game_books_score_deal_as_is_at_kreuz(monkeypatch):
     deal = PlayedDeal(1, 150, "surrender", [0] * 4, [0] * 4, [80, 40, 0, 20])
     out = _Outcome(soloist_seat=1, bid=150, contract="surrender", trump=0, made=False,
                    scores=score_deal(k, deal), running=[])
-    monkeypatch.setattr(game, "play_deal", lambda rules, row, solver, budget_nodes=None: out)
+    monkeypatch.setattr(game, "play_deal", lambda rules, row, solver, budget_nodes=None, *, play: out)
     rec = game.simulate_game(k, seed=1, game=0, solver=object(), max_deals=2)
     # Deal 0: player p sits at seat p. Deal 1: player p at seat p - 1, so the teams swap roles.
     assert [d.scores for d in rec.records] == [[180, -150, 180, -150], [-150, 180, -150, 180]]

@@ -148,7 +148,17 @@ def estimate_error(rules: Rules) -> EstimateError | None:
     """The fitted error of the policy's estimate under ``rules`` (by content hash), or None."""
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-    return _cached(rules_hash(rules, digits=KEY_DIGITS))
+    global _LAST
+    # A simulated game asks once per deal with the same (frozen) rules object, and hashing the rules costs more
+    # than a rule-based deal's play: remember the last object asked (held, so its id is not reused; one tuple,
+    # read once, so worker threads never pair one rules object with another's model).
+    last = _LAST
+    if last[0] is not rules:
+        last = _LAST = (rules, _cached(rules_hash(rules, digits=KEY_DIGITS)))
+    return last[1]
+
+
+_LAST: tuple[Rules | None, EstimateError | None] = (None, None)
 
 
 #: How a caller names the error model: a model, None (face value) or ``"fitted"`` (the rules' own).

@@ -24,20 +24,64 @@ bound, not at the (unknown) value. ``lo == hi`` is the exact line above, card fo
 
 >>> play_line(pos, lo=20, hi=40).side_value     # any line with the side's points in [20, 40]
 34
+
+*Rule-based* (:func:`rule_based_line`): every seat plays by the baseline player's rules of thumb on its
+own knowledge (:mod:`binokel_sim.play.rule_kernel`); the same record, so scoring reads either.
+
+>>> import numpy as np
+>>> line = rule_based_line(np.stack(pos.hands), -1, 0, (0,), 0, 10, np.sum(pos.hands, axis=0))
+>>> line.side_value, line.seat_points, line.trick_winners     # EA is sure and leads: 16 points, not 34
+(16, (16, 35, 0), (0, 1))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import Final, Literal, get_args
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS
+from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.errors import InputError
 from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_mates, trick_winner
+from binokel_sim.play.rule_kernel import rule_play
 from binokel_sim.play.solver import Position, Solver
+from binokel_sim.rules import Rules
 
 #: Points by which an over-budget line widens its window on each side (see the module docstring).
 WIDEN = 30
+
+#: How a game's deals are played: double-dummy (the solver's line) or by the rule-based player at every seat.
+PlayMode = Literal["double-dummy", "rule-based"]
+PLAY_MODES: tuple[str, ...] = get_args(PlayMode)
+DOUBLE_DUMMY: Final = "double-dummy"
+RULE_BASED: Final = "rule-based"
+
+
+def check_play(play: str, budget_nodes: int | None = None) -> None:
+    """Raise :class:`InputError` for an unknown play mode, or a node budget with rule-based play (no search).
+
+    >>> check_play("rule-based", budget_nodes=1000)
+    Traceback (most recent call last):
+    binokel_sim.errors.InputError: --solve-budget: rule-based play searches nothing; drop the option
+    """
+    if play not in PLAY_MODES:
+        raise InputError(f"--play: expected one of {', '.join(PLAY_MODES)}, got {play!r}")
+    if play == RULE_BASED and budget_nodes is not None:
+        raise InputError("--solve-budget: rule-based play searches nothing; drop the option")
+
+
+@cache
+def _deck_of(sevens: bool) -> np.ndarray:
+    d = np.bincount(deck_types(sevens), minlength=N_TYPES).astype(np.uint8)
+    d.setflags(write=False)
+    return d
+
+
+def deal_deck(rules: Rules) -> np.ndarray:
+    """Every card of a deal (``uint8[24]``): what a seat subtracts its own knowledge from."""
+    return _deck_of(bool(rules.layout.sevens))
 
 
 @dataclass(frozen=True)
@@ -125,6 +169,26 @@ def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None
         won.add(w)
         leader = w
     return PlayLine(tuple(winners), tuple(tpoints), tuple(points), tuple(tricks), int(acc), int(lo), int(hi), spent)
+
+
+def rule_based_line(hands: np.ndarray, trump: int, leader: int, side: tuple[int, ...], rule: int, last_trick: int,
+                    deck: np.ndarray, pile: np.ndarray | None = None, pile_seat: int = -1,
+                    bonus: tuple[int, ...] | None = None) -> PlayLine:
+    """The deal ``hands`` (``uint8[seats, 24]``) played by the rule-based player at every seat
+    (:func:`binokel_sim.play.rule_kernel.rule_play`: ``trump`` -1 none, ``deck`` every card of the deal,
+    ``pile`` the discards known to ``pile_seat`` only), as a :class:`PlayLine`: ``side_value`` counts the
+    side's card points and each side seat's ``bonus`` once it holds a trick, as the solver would; the window
+    is that value, no nodes."""
+    r = rule_play(hands, trump, leader, side, rule, last_trick, deck, pile, pile_seat)
+    seats = len(hands)
+    points, tricks = [0] * seats, [0] * seats
+    value = 0
+    for w, p in zip(r.trick_winners, r.trick_points):
+        if w in side:
+            value += p + (bonus[w] if bonus is not None and not tricks[w] else 0)
+        points[w] += p
+        tricks[w] += 1
+    return PlayLine(r.trick_winners, r.trick_points, tuple(points), tuple(tricks), value, value, value, 0)
 
 
 def _legal_cards(hand: np.ndarray, trick: list[int], pos: Position, leader: int) -> list[int]:

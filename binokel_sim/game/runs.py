@@ -29,6 +29,7 @@ import pandas as pd
 from binokel_sim._version import __version__
 from binokel_sim.game.results import GameResults, mean_row, rate_row
 from binokel_sim.errors import InputError
+from binokel_sim.game.cardplay import DOUBLE_DUMMY, PlayMode, check_play
 from binokel_sim.game.simulate import DEAL_COLUMNS, MAX_DEALS, ceiling_name, play_budget, simulate_game
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.scoring import SURRENDER, TRUMP
@@ -37,12 +38,13 @@ from binokel_sim.runner import Chunk, Job, Scale
 @dataclass(frozen=True)
 class GamesParams:
     """The parameters of a ``games`` job: deals per game at most, the bid ceiling's name, the exchange,
-    search nodes per deal (None: exact)."""
+    search nodes per deal (None: exact), how the cards are played."""
 
     max_deals: int
     ceiling: str
     exchange: str = "heuristic"
     solve_budget: int | None = None
+    play: PlayMode = DOUBLE_DUMMY
 
 
 #: Games per chunk: a game takes seconds, so small chunks keep workers busy and checkpoints fine-grained.
@@ -53,40 +55,48 @@ def games_chunk(job: Job, chunk: Chunk) -> tuple[list[dict], list[dict]]:
     """Games ``chunk.start .. chunk.stop - 1``: (game rows, deal rows)."""
     from binokel_sim.play.solver import Solver
 
-    solver = Solver()
+    play = job.params.play
+    solver = Solver() if play == DOUBLE_DUMMY else None  # rule-based play searches nothing
     games: list[dict] = []
     deals: list[dict] = []
     for g in range(chunk.start, chunk.stop):
         rec = simulate_game(job.rules, job.seed, g, solver, max_deals=job.params.max_deals,
-                            budget_nodes=job.params.solve_budget)
+                            budget_nodes=job.params.solve_budget, play=play)
         games.append(rec.row(job.rules))
         deals.extend(d.row() for d in rec.records)
     return games, deals
 
 
-def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> Job:
+def games_job(rules: Rules, games: int, seed: int, max_deals: int = MAX_DEALS, solve_budget: int | None = None, *,
+              play: PlayMode = DOUBLE_DUMMY) -> Job:
     """The job behind :func:`simulate_auction_games` (for runners that want the raw chunks)."""
+    check_play(play, solve_budget)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise InputError(f"--games: expected a non-negative integer, got {games!r}")
     if max_deals < 1:
         raise InputError(f"max_deals: expected a positive integer, got {max_deals}")
     if solve_budget is not None and solve_budget < 1:
         raise InputError(f"--solve-budget: expected a positive node count, got {solve_budget}")
-    params = GamesParams(int(max_deals), ceiling_name(rules), solve_budget=play_budget(rules, solve_budget))
+    budget = play_budget(rules, solve_budget) if play == DOUBLE_DUMMY else None
+    params = GamesParams(int(max_deals), ceiling_name(rules), solve_budget=budget, play=play)
     return Job("games", games_chunk, n=int(games), seed=seed, rules=rules, params=params, chunk_size=GAMES_PER_CHUNK)
 
 
 def simulate_auction_games(rules: Rules | str | os.PathLike[str], games: int, seed: int = 1, scale: Scale | None = None,
-                           max_deals: int = MAX_DEALS, solve_budget: int | None = None) -> GameResults:
-    """Simulate ``games`` whole games of an auction layout; numbers depend only on (rules, seed, games, solve budget).
+                           max_deals: int = MAX_DEALS, solve_budget: int | None = None, *,
+                           play: PlayMode = DOUBLE_DUMMY) -> GameResults:
+    """Simulate ``games`` whole games of an auction layout; numbers depend only on (rules, seed, games, solve
+    budget, play).
 
     ``solve_budget``: search nodes per deal (None: exact below 48 cards, the studies' default
     budget at 48; :func:`binokel_sim.game.simulate.play_budget`). Deals the budget leaves open
-    are kept (``exact`` False in the deal rows) and counted in the summary.
+    are kept (``exact`` False in the deal rows) and counted in the summary. ``play``: ``double-dummy``
+    or ``rule-based`` (every seat plays the baseline player's rules of thumb on its own knowledge: no
+    search, no budget, not double-dummy numbers).
     """
     rules = as_rules(rules)
     rules.require_auction("auction games")
-    job = games_job(rules, games, seed, max_deals, solve_budget)
+    job = games_job(rules, games, seed, max_deals, solve_budget, play=play)
     t0 = time.perf_counter()
     parts = job.run(scale or Scale(), desc="games")
     game_rows = [r for g, _ in parts for r in g]
@@ -101,16 +111,19 @@ def simulate_auction_games(rules: Rules | str | os.PathLike[str], games: int, se
     prov = {
         "version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed, "games": int(games),
         "deals": int(len(ddf)), "max_deals": max_deals, "ceiling": ceiling_name(rules), "exchange": "heuristic",
-        "play": "double-dummy", "solve_budget_nodes": job.params.solve_budget,
+        "play": play, "solve_budget_nodes": job.params.solve_budget,
         "seconds": round(time.perf_counter() - t0, 3),
     }
-    return GameResults(gdf, ddf, summarise(rules, gdf, ddf, budgeted=job.params.solve_budget is not None), prov)
+    return GameResults(gdf, ddf, summarise(rules, gdf, ddf, budgeted=job.params.solve_budget is not None, play=play),
+                       prov)
 
 
 
-def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: bool = False) -> pd.DataFrame:
+def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: bool = False,
+              play: PlayMode = DOUBLE_DUMMY) -> pd.DataFrame:
     """The summary table (see the module docstring); a proportion's SE is sqrt(p(1-p)/n). ``budgeted``: the
-    deals were solved within a budget -- the unresolved fraction and the make rate's range are added."""
+    deals were solved within a budget -- the unresolved fraction and the make rate's range are added; ``play``
+    names the line the make rate of the calibration rows is played by."""
     n = rules.layout.table_players  # seat n - 1 is the dealer who sits out, where one does
     finished = games[games["winner"] >= 0]
     rows = [mean_row("deals per game", games["deals"].to_numpy())]
@@ -140,7 +153,7 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
     rows.append(rate_row("make rate (played contracts)", played["made"].to_numpy()))
     if budgeted:
         rows.extend(budget_rows(deals, rules.scoring.failure_factor))
-    rows.extend(calibration_rows(deals, budgeted))
+    rows.extend(calibration_rows(deals, budgeted, play))
     rows.append(rate_row("surrender rate", (deals["contract"] == SURRENDER).to_numpy()))
     rows.append(rate_row("durch rate", (deals["contract"] == "durch").to_numpy()))
     rows.append(rate_row("bettel rate", (deals["contract"] == "bettel").to_numpy()))
@@ -150,8 +163,10 @@ def summarise(rules: Rules, games: pd.DataFrame, deals: pd.DataFrame, budgeted: 
 
 
 
-def calibration_rows(deals: pd.DataFrame, budgeted: bool = False) -> list[dict[str, Any]]:
-    """The auction's predicted P(make) of its trump contracts beside the double-dummy make rate.
+def calibration_rows(deals: pd.DataFrame, budgeted: bool = False, play: PlayMode = DOUBLE_DUMMY
+                     ) -> list[dict[str, Any]]:
+    """The auction's predicted P(make) of its trump contracts beside the double-dummy make rate (with ``play``
+    ``rule-based``: the rule-based line's).
 
     Every trump contract counts, a surrendered one as played out (``made_if_played``): the
     auction predicts whether the bid is reachable, before the Tapp decides going out, so
@@ -173,7 +188,7 @@ def calibration_rows(deals: pd.DataFrame, budgeted: bool = False) -> list[dict[s
     made = t["made_if_played"].to_numpy(bool)
     n = len(t)
     rows = [mean_row("predicted P(make) (trump contracts)", pred),
-            rate_row("double-dummy make rate (trump contracts, surrendered ones played out)", made)]
+            rate_row(f"{play} make rate (trump contracts, surrendered ones played out)", made)]
     gap = float(made.mean() - pred.mean()) if n else float("nan")
     se = float(np.sqrt((pred * (1 - pred)).sum()) / n) if n else float("nan")
     rows.append({"figure": "made - predicted (trump contracts)", "value": gap, "se": se, "n": n})

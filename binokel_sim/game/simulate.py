@@ -20,6 +20,9 @@ One deal:
    (or with a budget): ``Solver.bounds`` within ``budget_nodes`` (:func:`play_budget`), then the
    line within the proven window; the deal is kept, marked ``exact=False`` when the window
    leaves the made/failed decision or the rounded total open, with ``made_lo``/``made_hi``.
+   With ``play="rule-based"`` every seat plays the baseline player's rules of thumb on its own
+   knowledge instead (:func:`binokel_sim.game.cardplay.rule_based_line`, no search): a Durch or
+   Bettel is made or not as that line plays it, every deal is exact, its window the line's total.
 5. **Scoring** -- :func:`binokel_sim.scoring.table_scores` (``score_deal``, plus the bonus of a
    dealer who sits out), used as it is (rounding, surrender credit, specials; at
    Kreuzbinokel it gives both partners their team's score).
@@ -60,7 +63,8 @@ from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
-from binokel_sim.game.cardplay import play_line
+from binokel_sim.game.cardplay import (DOUBLE_DUMMY, RULE_BASED, PlayMode, check_play, deal_deck, play_line,
+                                      rule_based_line)
 from binokel_sim.game.ending import _claim, _running_totals, _team_of, _winner
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
 from binokel_sim.play.legal import play_rule
@@ -248,9 +252,11 @@ def _window(rules: Rules, pos: Position, solver: Solver, discard_points: int, bu
     return None
 
 
-def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int | None = None) -> _Outcome:
-    """Auction, exchange, surrender decision, double-dummy play and score of one dealt row
-    (``budget_nodes``: the solve's node budget, None: exact; see the module docstring)."""
+def play_deal(rules: Rules, row: np.ndarray, solver: Solver | None, budget_nodes: int | None = None, *,
+              play: PlayMode = DOUBLE_DUMMY) -> _Outcome:
+    """Auction, exchange, surrender decision, play and score of one dealt row (``budget_nodes``: the solve's
+    node budget, None: exact; ``play``: :data:`PLAY_MODES`, ``solver`` None under rule-based play; see the
+    module docstring)."""
     n = rules.n_seats
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
@@ -271,10 +277,17 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
         trump = best.trump
         melds = [int(meld_total(play_hands[s], trump, table)) for s in range(n)]
         bonus = tuple(melds[s] if s in side and rules.scoring.melds_as_bonus else 0 for s in range(n))
-        pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
-                       rules.play.last_trick, bonus, (), play_rule(rules))
-        window = _window(rules, pos, solver, best.discard_points, budget_nodes)
-        line = play_line(pos, solver) if window is None else play_line(pos, solver, *window, budget_nodes)
+        window = None
+        if play == RULE_BASED:
+            line = rule_based_line(np.stack(play_hands), trump, first_leader(rules, sol, trump), side,
+                                   play_rule(rules), rules.play.last_trick, deal_deck(rules), counts_of(best.discard),
+                                   sol, bonus)
+        else:
+            assert solver is not None
+            pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
+                           rules.play.last_trick, bonus, (), play_rule(rules))
+            window = _window(rules, pos, solver, best.discard_points, budget_nodes)
+            line = play_line(pos, solver) if window is None else play_line(pos, solver, *window, budget_nodes)
         deal = PlayedDeal(sol, bid, TRUMP, list(line.seat_points), list(line.seat_tricks), melds,
                           best.discard_points)
         scores = table_scores(rules, deal)
@@ -302,20 +315,31 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver, budget_nodes: int |
             return _Outcome(sol, bid, SURRENDER, trump, False, table_scores(rules, deal), [], out.total, out.took,
                             predicted, out.total_lo, out.total_hi, estimate=out.estimate, made_dd=out.made_dd)
         return out
-    # Durch / Bettel: no trumps, no melds; the solver says whether the soloist makes it.
-    pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
-                   rules.play.last_trick, tuple(zeros), (), play_rule(rules))
-    made = solver.durch(pos) if best.contract == DURCH else solver.bettel(pos)
-    deal = PlayedDeal(sol, bid, best.contract, zeros, zeros, zeros, best.discard_points,
-                      from_hand=best.contract == DURCH and not rules.durch.uses_tapp, special_made=made)
+    # Durch / Bettel: no trumps, no melds; the solver (or the rule-based line) says whether the soloist makes it:
+    # every trick his own, or none.
+    from_hand = best.contract == DURCH and not rules.durch.uses_tapp
+    if play == RULE_BASED:
+        line = rule_based_line(np.stack(play_hands), -1, first_leader(rules, sol, DURCH_CODE), side, play_rule(rules),
+                               rules.play.last_trick, deal_deck(rules), counts_of(best.discard), -1 if from_hand else sol)
+        made = line.seat_tricks[sol] == (len(line.trick_winners) if best.contract == DURCH else 0)
+    else:
+        assert solver is not None
+        pos = Position(tuple(play_hands), None, first_leader(rules, sol, DURCH_CODE), sol, side, (),
+                       rules.play.last_trick, tuple(zeros), (), play_rule(rules))
+        made = solver.durch(pos) if best.contract == DURCH else solver.bettel(pos)
+    deal = PlayedDeal(sol, bid, best.contract, zeros, zeros, zeros, best.discard_points, from_hand=from_hand,
+                      special_made=made)
     return _Outcome(sol, bid, best.contract, -1, bool(made), table_scores(rules, deal), [])
 
 
 def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = None,
-                  max_deals: int = MAX_DEALS, budget_nodes: int | None = None) -> GameRecord:
+                  max_deals: int = MAX_DEALS, budget_nodes: int | None = None, *,
+                  play: PlayMode = DOUBLE_DUMMY) -> GameRecord:
     """Play game number ``game`` of ``seed`` to its end (or ``max_deals``); ``budget_nodes``: per deal
-    (None: exact; see :func:`play_budget`)."""
-    solver = solver or Solver()
+    (None: exact; see :func:`play_budget`); ``play``: how the cards are played (:data:`PLAY_MODES`)."""
+    check_play(play, budget_nodes)
+    if play == DOUBLE_DUMMY:
+        solver = solver or Solver()
     n = rules.layout.table_players
     dealer = Dealer(rules, seed, stream=streams.stream("game", game))
     totals = np.zeros(n, dtype=np.int64)
@@ -324,7 +348,7 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
         row = dealer.deal(1, start=j)[0]
         # Seat n - 1 of the scores is the dealer who sits out, where one does.
         seat_player = [(s + j) % n for s in range(n)]
-        o = play_deal(rules, row, solver, budget_nodes)
+        o = play_deal(rules, row, solver, budget_nodes, play=play)
         claimed = _claim(rules, o, seat_player, totals)
         scores = np.zeros(n, dtype=np.int64)
         for s in range(n):
@@ -348,4 +372,5 @@ def simulate_game(rules: Rules, seed: int, game: int, solver: Solver | None = No
     return rec
 
 
-__all__ = ["ceiling", "play_budget", "play_deal", "simulate_game", "GameRecord", "DealRecord"]
+__all__ = ["ceiling", "check_play", "play_budget", "play_deal", "simulate_game", "GameRecord", "DealRecord",
+           "PlayMode"]
