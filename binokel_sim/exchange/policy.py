@@ -250,18 +250,13 @@ def trump_ties(rules: Rules | str, hands: np.ndarray, tapps: np.ndarray) -> np.n
 TIE_SALT = 0x71E
 
 
-@kernel
-def _keys(pools, out):
-    for i in range(pools.shape[0]):
-        out[i] = counts_key(pools[i], TIE_SALT)[0]
-
-
 def view_keys(pools: np.ndarray) -> np.ndarray:
     """The trump tie-break key (uint64[n]) of each view (``pools``: uint8[n, 24], the cards the soloist has
     seen): :func:`binokel_sim.rng.counts_key`, a function of what he has seen, the same in every run."""
-    out = np.empty(pools.shape[0], dtype=np.uint64)
-    _keys(np.ascontiguousarray(pools, dtype=np.uint8), out)
-    return out
+    # A loop over a kernel every caller has loaded already: a kernel of its own would cost an instant
+    # answer another cache load, more than the loop costs a corpus chunk.
+    p = np.ascontiguousarray(pools, dtype=np.uint8)
+    return np.array([counts_key(p[i], TIE_SALT)[0] for i in range(p.shape[0])], dtype=np.uint64)
 
 
 def best_index(values: np.ndarray, codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
