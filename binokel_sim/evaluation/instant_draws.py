@@ -37,7 +37,7 @@ from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
 from binokel_sim.stats import wilson
 
-#: Tapp draws per hand (0.08-0.1 s of exchanges on this machine).
+#: Tapp draws per hand (0.05 s of exchanges on this machine).
 DRAWS = 200
 #: Tapp draws per hand where calling is allowed: each draw also weighs every callable card with every
 #: way of laying away (about 10x the work of a draw without calling; 50 draws 0.13 s). Fewer draws make
