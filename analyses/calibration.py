@@ -336,7 +336,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())
     table.attrs.update({"study": "calibration", "tier": "instant", "rules": rules.name, "held_out": which,
-                        "questions": questions, **brier(pred, made, deal), "model": model.provenance,
+                        "questions": questions, "bids": [int(bids.min()), int(bids.max())],
+                        **brier(pred, made, deal), "model": model.provenance,
                         "max_abs_gap": float(table["gap"].abs().max())})
     return table
 

@@ -84,7 +84,11 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
               help="instant / checked: binokel bid's tiers on the corpus deals held out of the instant fit;"
                    " formula: the hand formula on --deals fresh double-dummy deals.")
 @click.option("--questions", type=click.Choice(("ladder", "one")), default="ladder", show_default=True,
-              help="instant: every bid 150..450 of each held-out deal (errors clustered by deal), or one bid each.")
+              help="instant: every bid of --span above the minimum bid for each held-out deal (errors clustered by"
+                   " deal), or one bid each.")
+@click.option("--span", type=click.IntRange(min=10, max=5000), default=300, show_default=True,
+              help="instant: the bids asked run from the rules' minimum bid over this many points (a preset whose"
+                   " hands reach far beyond it, such as dabb-two, needs more).")
 @click.option("--held-out", "held", type=click.IntRange(min=2), default=20, show_default=True,
               help="checked: the first N held-out deals, each evaluated with --samples deals.")
 @click.option("--samples", type=click.IntRange(min=1), default=50, show_default=True,
@@ -98,21 +102,23 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
 @json_option
 @quiet_option
 @scale_options
-def calibrate_cmd(rules, tier: str, questions: str, held: int, samples: int, corpus_dir, deals: int, policy: str,
-                  seed: int, out, charts, chart_format: str, as_json: bool, quiet: bool, scale, solve_budget) -> None:
+def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, samples: int, corpus_dir, deals: int,
+                  policy: str, seed: int, out, charts, chart_format: str, as_json: bool, quiet: bool, scale,
+                  solve_budget) -> None:
     """Predicted P(make) against the realised double-dummy outcome, by deciles of the prediction, with the Brier
     score. The instant model never saw the held-out deals (the odd-numbered corpus deals from 500 on).
 
     \b
     Examples:
       binokel calibrate --rules standard
+      binokel calibrate --rules dabb-two --span 600
       binokel calibrate --rules standard --tier checked --held-out 20 --samples 50
       binokel calibrate --rules standard --tier formula --deals 1000 --seed 2 --out cal.csv --charts charts/
     """
     from binokel_sim.analyses import calibration as cal
 
     if tier == "instant":
-        table = cal.instant_calibration(rules, corpus_dir, questions=questions, progress=scale.progress)
+        table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress)
     elif tier == "checked":
         table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:

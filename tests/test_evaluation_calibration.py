@@ -1,6 +1,7 @@
 """Calibration of ``binokel bid``'s tiers on held-out corpus deals: the split, the scores, the command."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from binokel_sim.analyses.calibration import brier, checked_calibration, instant_calibration, reliability
@@ -69,6 +70,7 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
 def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
     rep = run_json(capsys, "calibrate", "-q")
     assert rep["tier"] == "instant" and rep["questions"] == "ladder" and rep["n"] == 31 * rep["deals"]
+    assert rep["bids"] == [150, 450] and run_json(capsys, "calibrate", "--span", "300", "-q")["n"] == rep["n"]
     assert 0 < rep["brier"] < rep["base_rate_brier"] and sum(r["n"] for r in rep["table"]) == rep["n"]
     rep = run_json(capsys, "calibrate", "--tier", "checked", "--held-out", "3", "--samples", "4", "--seed", "5", "-q")
     assert rep["tier"] == "checked" and rep["n"] == 3 and rep["samples"] == 4 and rep["seed"] == 5
@@ -216,3 +218,13 @@ def test_prediction_store_round_trip_and_refusal(tmp_path):
 
     with pytest.raises(InputError, match="unreadable"):
         load_predictions(m, hands, seats, ladder, folder=tmp_path)
+
+
+def test_the_span_sets_the_bids_asked():
+    from binokel_sim.analyses.calibration import _asked
+
+    rows = pd.DataFrame({"deal": np.arange(501, 511, 2)})
+    idx, bids = _asked(load_rules("dabb-two"), rows, "ladder", 600)
+    assert bids.min() == 150 and bids.max() == 750 and len(idx) == 5 * 61
+    _, one = _asked(load_rules("calling"), rows, "one", 300)
+    assert one.min() >= 300 and one.max() <= 600
