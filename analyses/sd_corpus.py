@@ -110,6 +110,8 @@ def build_sd_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, s
         if deals < held:
             raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
         todo = plan(m["chunks"], deals, m["chunk_size"])
+        if not todo and (folder / MANIFEST).is_file():  # nothing to build: a finished corpus is never rewritten
+            return m
         t0 = time.perf_counter()
         m["builds"].append({"command": command, "started": datetime.now(UTC).isoformat(timespec="seconds"),
                             "target_deals": int(deals), "package_version": __version__})

@@ -361,3 +361,9 @@ def test_a_killed_refresh_keeps_its_finished_chunks_and_a_rerun_finishes(whole, 
     r = refresh.refresh_corpus(d, scale=Scale(workers=1))
     assert (r["changed"], r["estimates_changed"]) == (0, 2)
     pd.testing.assert_frame_equal(rows(d), rows(whole))
+
+
+def test_a_finished_corpus_is_read_not_rewritten(whole):
+    before = (whole / "manifest.json").read_bytes()
+    m = build_corpus(PRESET, N, whole, seed=SEED)
+    assert (whole / "manifest.json").read_bytes() == before and m["deals"] == N

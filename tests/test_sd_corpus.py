@@ -43,6 +43,13 @@ def test_same_rows_whatever_the_workers_and_a_resumed_build(built, tmp_path):
     pd.testing.assert_frame_equal(_rows(folder), _rows(tmp_path))
 
 
+def test_a_finished_corpus_is_read_not_rewritten(built):
+    folder, m = built
+    before = (folder / "manifest.json").read_bytes()
+    again = sc.build_sd_corpus("kreuz", 3, folder, seed=1, worlds=2, scale=Scale(workers=1))
+    assert (folder / "manifest.json").read_bytes() == before and again["deals"] == m["deals"] == 3
+
+
 def test_a_resume_with_other_settings_is_refused(built):
     folder, _ = built
     with pytest.raises(InputError, match="worlds 2, not 3"):

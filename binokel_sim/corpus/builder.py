@@ -280,6 +280,8 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
         if deals < held:
             raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
         todo = plan(m["chunks"], deals, m["chunk_size"])
+        if not todo and (folder / MANIFEST).is_file():  # nothing to build: a finished corpus is never rewritten
+            return m
         started = datetime.now(UTC).isoformat(timespec="seconds")
         t0 = time.perf_counter()
         m.setdefault("builds", []).append({"command": command, "started": started, "target_deals": int(deals),
