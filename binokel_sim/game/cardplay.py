@@ -37,17 +37,15 @@ own knowledge (:mod:`binokel_sim.play.rule_kernel`); the same record, so scoring
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Final, Literal, get_args
 
 import numpy as np
 
-from binokel_sim.cards import CARD_POINTS, N_TYPES, deck_types
+from binokel_sim.cards import CARD_POINTS
 from binokel_sim.errors import InputError
 from binokel_sim.play.legal import legal_in_trick, mask_cards, trick_mates, trick_winner
 from binokel_sim.play.rule_kernel import rule_play
 from binokel_sim.play.solver import Position, Solver
-from binokel_sim.rules import Rules
 
 #: Points by which an over-budget line widens its window on each side (see the module docstring).
 WIDEN = 30
@@ -70,18 +68,6 @@ def check_play(play: str, budget_nodes: int | None = None) -> None:
         raise InputError(f"--play: expected one of {', '.join(PLAY_MODES)}, got {play!r}")
     if play == RULE_BASED and budget_nodes is not None:
         raise InputError("--solve-budget: rule-based play searches nothing; drop the option")
-
-
-@cache
-def _deck_of(sevens: bool) -> np.ndarray:
-    d = np.bincount(deck_types(sevens), minlength=N_TYPES).astype(np.uint8)
-    d.setflags(write=False)
-    return d
-
-
-def deal_deck(rules: Rules) -> np.ndarray:
-    """Every card of a deal (``uint8[24]``): what a seat subtracts its own knowledge from."""
-    return _deck_of(bool(rules.layout.sevens))
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from binokel_sim.cards import SUITS, counts_of
+from binokel_sim.cards import DECK_COUNTS, SUITS, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.play.dd import first_leader
 from binokel_sim import streams
@@ -63,7 +63,7 @@ from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction, floor_to_step
-from binokel_sim.game.cardplay import (DOUBLE_DUMMY, RULE_BASED, PlayMode, check_play, deal_deck, play_line,
+from binokel_sim.game.cardplay import (DOUBLE_DUMMY, RULE_BASED, PlayMode, check_play, play_line,
                                       rule_based_line)
 from binokel_sim.game.ending import _claim, _running_totals, _team_of, _winner
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
@@ -280,8 +280,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver | None, budget_nodes
         window = None
         if play == RULE_BASED:
             line = rule_based_line(np.stack(play_hands), trump, first_leader(rules, sol, trump), side,
-                                   play_rule(rules), rules.play.last_trick, deal_deck(rules), counts_of(best.discard),
-                                   sol, bonus)
+                                   play_rule(rules), rules.play.last_trick, DECK_COUNTS[rules.layout.sevens],
+                                   counts_of(best.discard), sol, bonus)
         else:
             assert solver is not None
             pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),
@@ -320,7 +320,8 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver | None, budget_nodes
     from_hand = best.contract == DURCH and not rules.durch.uses_tapp
     if play == RULE_BASED:
         line = rule_based_line(np.stack(play_hands), -1, first_leader(rules, sol, DURCH_CODE), side, play_rule(rules),
-                               rules.play.last_trick, deal_deck(rules), counts_of(best.discard), -1 if from_hand else sol)
+                               rules.play.last_trick, DECK_COUNTS[rules.layout.sevens], counts_of(best.discard),
+                               -1 if from_hand else sol)
         made = line.seat_tricks[sol] == (len(line.trick_winners) if best.contract == DURCH else 0)
     else:
         assert solver is not None
