@@ -18,8 +18,10 @@ from binokel_sim.game.simulate import ceiling, play_deal
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
 
-#: The layouts with a usable committed hand formula (3 x 12, one against three, partners opposite).
+#: The layouts with a usable committed hand formula (3 x 12, one against three, partners opposite), and the
+#: house-rule presets (the dabb apps' three-, four- and two-player games, calling, doubled deck).
 LAYOUTS = ("standard", "four-solo", "kreuz")
+HOUSE = ("dabb", "dabb-four", "dabb-two", "calling", "doubled")
 #: Every 48-card layout (15 cards at three, 11 at four; four-dealer-out: three play, the dealer sits out).
 #: The auction alone decides the soloist, so the share test costs well under a second each.
 LAYOUTS_48 = ("standard-48", "wuerttemberg", "grupp", "four-dealer-out")
@@ -29,7 +31,7 @@ LAYOUTS_48 = ("standard-48", "wuerttemberg", "grupp", "four-dealer-out")
 UNEVEN_48 = ("four-solo-48", "kreuz-48")
 
 
-@pytest.mark.parametrize("name", LAYOUTS + LAYOUTS_48 + UNEVEN_48)
+@pytest.mark.parametrize("name", LAYOUTS + HOUSE + LAYOUTS_48 + UNEVEN_48)
 def test_each_seat_is_soloist_equally_often(name):
     rules = load_rules(name)
     n, sl = rules.n_seats, seat_slices(rules)

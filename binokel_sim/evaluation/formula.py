@@ -69,13 +69,15 @@ class Formula:
 
     def advise(self, counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
         """Estimate, ceiling bid (E[score] > 0) and safe bid (P(make) >= confidence) of one hand."""
+        from binokel_sim.evaluation.going_out import EstimateError
+
         t = self.total(counts, rules)
-        bids = bid_ladder(rules, int(t + 4 * self.sd))
-        ff = rules.scoring.failure_factor
-        ceiling = [int(b) for b in bids if self.expected_score(t, int(b), ff) > 0]
-        safe = [int(b) for b in bids if self.p_make(t, int(b)) >= confidence]
-        return {"total": t, "sd": self.sd, "ceiling_bid": max(ceiling) if ceiling else None,
-                "safe_bid": max(safe) if safe else None}
+        bids = np.asarray(bid_ladder(rules, int(t + 4 * self.sd)), dtype=np.int64)
+        # Every bid of the ladder at once (the auction asks this of every hand of every simulated deal).
+        ev = EstimateError(0.0, 1.0, self.sd, 0).expected_play(np.array([t]), bids, rules.scoring.failure_factor)[0]
+        ceiling, safe = bids[ev > 0], bids[np.atleast_1d(self.p_make(t, bids)) >= confidence]
+        return {"total": t, "sd": self.sd, "ceiling_bid": int(ceiling.max()) if ceiling.size else None,
+                "safe_bid": int(safe.max()) if safe.size else None}
 
     def r2_interval(self) -> tuple[float, float, float, int]:
         """(R² out of sample, 95 % lo, hi, n_test) from the fit's provenance.
