@@ -307,35 +307,50 @@ def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids
 
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
-                        questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False
-                        ) -> pd.DataFrame:
+                        questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False,
+                        play: str = "double-dummy", min_deals: int | None = None) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
 
     ``questions="one"``: deal ``d`` is asked one bid, ``ladder[d mod len(ladder)]`` (independent outcomes);
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
+    ``play="single-dummy"``: ``binokel bid --play single-dummy``'s model, fitted on the training deals of the
+    single-dummy corpus ``corpus`` (default: the shipped one; ``min_deals``: the deals it must hold) and judged
+    on its held-out deals as played single-dummy at every seat.
     """
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.study import row_bounds
-    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.instant import held_out_rule, load_instant
 
     rules = as_rules(rules)
     if questions not in ("one", "ladder"):
         raise InputError(f"questions: expected one or ladder, got {questions!r}")
-    model = model or load_instant(rules)
-    if model is None:
-        raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
-    rows, which = held_out_rows(rules, corpus)
+    if play == "single-dummy":
+        from .sd_instant import MIN_DEALS, fit_sd
+
+        model, rows = fit_sd(rules, corpus, min_deals=min_deals or MIN_DEALS)
+        if len(rows) < 2:
+            raise InputError(f"single-dummy corpus: {len(rows)} held-out deals, need 2")
+        which = (f"{len(rows)} held-out deals of the single-dummy corpus ({model.provenance['corpus']}), played "
+                 f"single-dummy at every seat: {held_out_rule(rules.n_seats)}")
+    elif play == "double-dummy":
+        model = model or load_instant(rules)
+        if model is None:
+            raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
+        rows, which = held_out_rows(rules, corpus)
+    else:
+        raise InputError(f"play: expected double-dummy or single-dummy, got {play!r}")
     idx, bids = _asked(rules, rows, questions, span)
-    pred, made = _instant_pred(rules, model, rows, idx, bids, True, progress), _realised(rules, rows, idx, bids)
+    stored = play == "double-dummy"  # the store holds the committed models' answers only
+    pred, made = _instant_pred(rules, model, rows, idx, bids, stored, progress), _realised(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
     lo, hi = row_bounds(rows, "value")
     made_hi = _realised(rules, rows, idx, bids, hi) if (lo < hi).any() else None
     table = reliability(pred, made, deal, bins, made_hi)
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())
-    table.attrs.update({"study": "calibration", "tier": "instant", "rules": rules.name, "held_out": which,
+    table.attrs.update({"study": "calibration", "tier": "instant", "play": play, "rules": rules.name, "held_out": which,
                         "questions": questions, "bids": [int(bids.min()), int(bids.max())],
                         **brier(pred, made, deal), "model": model.provenance,
                         "max_abs_gap": float(table["gap"].abs().max())})

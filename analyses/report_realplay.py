@@ -79,13 +79,20 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
     s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards and "
                                         "single-dummy at every seat; 95 % Wilson bands"))
-    from .sd_instant import MIN_DEALS, calibration, fit_sd
+    from .calibration import instant_calibration
+    from .sd_instant import MIN_DEALS
 
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
-        model, test = fit_sd(rules)
-        cal = calibration(rules, model, test)
-        s.tables.append((f"`binokel bid --play single-dummy`: predicted against observed P(make) on {len(test)} "
-                         "held-out deals, every bid from the minimum to 300 points above it", cal.round(3)))
+        cal = instant_calibration(rules, questions="ladder", play="single-dummy")
+        a = cal.attrs
+        s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
+                      f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "
+                      f"minimum to 300 points above it, n = {a['n']} questions) its Brier score is {a['brier']:.4f} "
+                      f"± {a['brier_se']:.4f} (the base rate's {a['base_rate_brier']:.4f}); its deciles lie within "
+                      f"{100 * a['max_abs_gap']:.1f} points of what happened.")
+        shown = cal[["bin_from", "bin_to", "n", "deals", "predicted", "realised", "realised_se", "gap"]]
+        s.tables.append(("`binokel bid --play single-dummy`: predicted against realised P(make) on the held-out "
+                         "deals, by deciles of the prediction (SE clustered by deal)", shown.round(3)))
     return s
 
 

@@ -25,8 +25,6 @@ from .sd_corpus import SHIPPED, load_sd_corpus
 #: The single-dummy corpus a shipped model needs: the issue's study size (its held-out half then gives
 #: every calibration decile n >= 500 bid questions).
 MIN_DEALS = 2000
-#: Calibration bins of predicted P(make).
-BINS = 10
 
 
 def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame) -> pd.DataFrame:
@@ -67,7 +65,7 @@ def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: in
 def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None,
            min_deals: int = MIN_DEALS) -> tuple[InstantModel, pd.DataFrame]:
     """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows."""
-    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
 
     why = missing(rules, folder, min_deals)
     if why is not None:
@@ -81,31 +79,7 @@ def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str
         raise InputError(f"--play single-dummy: the corpora's seeds differ ({c.manifest['seed']} and {m['seed']})")
     df = sd_frame(c.df, sd)
     test = held_out(df["deal"].to_numpy(), rules.n_seats)
-    prov = {"corpus": os.fspath(folder or SHIPPED), "play": "single-dummy", "worlds": m["worlds"],
-            "seed": m["seed"], "policy": m["policy"], "deals": f"{int((~test).sum())} of {len(df)} (the rest held out)"}
+    prov = {"corpus": shipped_label(folder if folder is not None else SHIPPED), "play": "single-dummy",
+            "worlds": m["worlds"], "seed": m["seed"], "policy": m["policy"],
+            "deals": f"{int((~test).sum())} of {len(df)} (the rest held out)"}
     return fit_instant(df[~test], rules, prov, seed=int(m["seed"])), df[test]
-
-
-def calibration(rules: Rules, model: InstantModel, rows: pd.DataFrame, bins: int = BINS) -> pd.DataFrame:
-    """Predicted against observed P(make) on held-out trump deals, every bid from the minimum to 300 points
-    above it, in ``bins`` equal bins of prediction: mean predicted, observed share ± SE, n, gap (points)."""
-    t = rows[rows["code"].to_numpy() < 4]
-    if not len(t):
-        raise InputError("calibration: no held-out trump deals")
-    bids = np.arange(rules.bidding.min_bid, rules.bidding.min_bid + 301, rules.bidding.bid_step)
-    hands = np.array([[int(ch) for ch in h] for h in t.apply(lambda r: r[f"hand{r['soloist']}"], axis=1)],
-                     dtype=np.uint8)
-    p = model.p_make(rules, hands, t["soloist"].to_numpy(), bids).ravel()
-    made = (t["took"].to_numpy(bool)[:, None] & (t["value"].to_numpy()[:, None] >= bids[None, :])).ravel()
-    k = np.minimum((p * bins).astype(int), bins - 1)
-    out = []
-    for b in range(bins):
-        sel = k == b
-        n = int(sel.sum())
-        if not n:
-            continue
-        obs = float(made[sel].mean())
-        out.append({"bin": f"{b / bins:.1f}-{(b + 1) / bins:.1f}", "predicted": float(p[sel].mean()),
-                    "observed": obs, "se": float(np.sqrt(obs * (1 - obs) / n)), "n": n,
-                    "gap_pp": 100 * (obs - float(p[sel].mean()))})
-    return pd.DataFrame(out)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from binokel_sim.errors import InputError
 from binokel_sim.output import write_figure, write_table
 
 from .common import (charts_options, echo_json, echo_table, json_option, out_option, quiet_option, rules_option,
@@ -94,7 +95,11 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
 @click.option("--samples", type=click.IntRange(min=1), default=50, show_default=True,
               help="checked: samples per held-out deal (binokel bid --samples).")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
-              help="instant / checked: corpus folder (default: the shipped corpus of these rules).")
+              help="instant / checked: corpus folder (default: the shipped corpus of these rules; with --play "
+                   "single-dummy, the single-dummy corpus).")
+@click.option("--play", type=click.Choice(["double-dummy", "single-dummy"]), default="double-dummy",
+              show_default=True, help="instant: binokel bid's model against open-card totals, or the model of bid "
+                                      "--play single-dummy against the single-dummy corpus's held-out deals.")
 @study_options
 @seed_option(default=2)
 @out_option()
@@ -102,23 +107,28 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
 @json_option
 @quiet_option
 @scale_options
-def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, samples: int, corpus_dir, deals: int,
-                  policy: str, seed: int, out, charts, chart_format: str, as_json: bool, quiet: bool, scale,
+def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, samples: int, corpus_dir, play: str,
+                  deals: int, policy: str, seed: int, out, charts, chart_format: str, as_json: bool, quiet: bool, scale,
                   solve_budget) -> None:
-    """Predicted P(make) against the realised double-dummy outcome, by deciles of the prediction, with the Brier
-    score. The instant model never saw the held-out deals (the odd-numbered corpus deals from 500 on).
+    """Predicted P(make) against the realised double-dummy outcome (single-dummy with --play single-dummy), by
+    deciles of the prediction, with the Brier score. The instant model never saw the held-out deals (the
+    odd-numbered corpus deals from 500 on).
 
     \b
     Examples:
       binokel calibrate --rules standard
       binokel calibrate --rules dabb-two --span 600
+      binokel calibrate --rules standard --play single-dummy
       binokel calibrate --rules standard --tier checked --held-out 20 --samples 50
       binokel calibrate --rules standard --tier formula --deals 1000 --seed 2 --out cal.csv --charts charts/
     """
     from binokel_sim.analyses import calibration as cal
 
+    if play == "single-dummy" and tier != "instant":
+        raise InputError(f"--play single-dummy: the {tier} tier plays open cards only (use --tier instant)")
     if tier == "instant":
-        table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress)
+        table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress,
+                                        play=play)
     elif tier == "checked":
         table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:
@@ -137,7 +147,8 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
         click.echo(f"# calibration of the hand formula: rules {a['rules']}, seed {a['seed']}, {a['deals']} deals,"
                    f" policy {a['policy']}; largest gap {a['max_abs_gap']:.3f}")
     else:
-        click.echo(f"# calibration of the {tier} tier: rules {a['rules']}, {a['held_out']}; {a['n']} questions"
+        how = ", single-dummy play" if a.get("play") == "single-dummy" else ""
+        click.echo(f"# calibration of the {tier} tier{how}: rules {a['rules']}, {a['held_out']}; {a['n']} questions"
                    f" ({a['questions']} per deal); Brier {a['brier']:.4f} ± {a['brier_se']:.4f} (base rate"
                    f" {a['base_rate_brier']:.4f}); largest gap {a['max_abs_gap']:.3f}")
         if a.get("open_share"):

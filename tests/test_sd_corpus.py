@@ -72,6 +72,9 @@ def test_bid_single_dummy_without_a_corpus_is_one_line(capsys, monkeypatch, tmp_
                           contains="--play single-dummy: no single-dummy corpus")
     assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--play", "sd",
                           contains="--play")
+    assert_one_line_error(capsys, "calibrate", "--play", "single-dummy", contains="no single-dummy corpus at")
+    assert_one_line_error(capsys, "calibrate", "--play", "single-dummy", "--tier", "checked",
+                          contains="--play single-dummy: the checked tier plays open cards only")
 
 
 def test_fit_on_single_dummy_totals_shifts_the_line():
@@ -91,9 +94,6 @@ def test_fit_on_single_dummy_totals_shifts_the_line():
     base, shifted = fit_instant(dd, r, seed=1), fit_instant(df, r, seed=1)
     assert shifted.intercept == pytest.approx(base.intercept - 20, abs=1e-6)
     assert np.allclose(shifted.coef, base.coef)
-    cal = si.calibration(r, shifted, df[df["deal"] >= 500])
-    assert cal["n"].sum() == int(trump[df["deal"] >= 500].sum()) * 31
-    assert cal["predicted"].is_monotonic_increasing
     other = sd.assign(open=sd["open"] + 1)
     with pytest.raises(InputError, match="is not the double-dummy corpus's deal 0"):
         si.sd_frame(dd, other)
@@ -154,3 +154,21 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     assert model.provenance["play"] == "single-dummy" and model.provenance["worlds"] == 20
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
         si.fit_sd(r, tmp_path)
+    # Calibrated like the double-dummy model: the held-out deals' ladder, judged on the single-dummy totals.
+    from binokel_sim.analyses.calibration import instant_calibration, soloist_hands
+    from binokel_sim.evaluation.ladder import outcomes
+    from binokel_sim.evaluation.study import parts_of
+
+    cal = instant_calibration(r, tmp_path, questions="ladder", play="single-dummy", min_deals=600)
+    a = cal.attrs
+    assert a["play"] == "single-dummy" and a["deals"] == 50 and a["n"] == 50 * 31
+    assert "50 held-out deals of the single-dummy corpus" in a["held_out"]
+    bids = np.arange(150, 451, 10)
+    p = model.p_make(r, soloist_hands(test)[0], test["soloist"].to_numpy(), bids).ravel()
+    # Judged on the single-dummy totals: 20 points lower, so made only where the open-card total made it too
+    # (going out rests on the soloist's own estimate, the same in both).
+    made = outcomes(r, parts_of(test), bids)[0]
+    made_open = outcomes(r, parts_of(dd.set_index("deal").loc[test["deal"]].reset_index()), bids)[0]
+    assert (made <= made_open).all() and made.sum() < made_open.sum()
+    assert a["brier"] == pytest.approx(np.mean((p - made.ravel()) ** 2))
+    assert cal["n"].sum() == 50 * 31 and cal["predicted"].is_monotonic_increasing
