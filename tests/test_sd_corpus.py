@@ -152,6 +152,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     base = fit_instant(dd[~held_out(dd["deal"].to_numpy(), 3)], r, seed=1)
     assert model.intercept == pytest.approx(base.intercept - 20, abs=1e-6)
     assert model.provenance["play"] == "single-dummy" and model.provenance["worlds"] == 20
+    assert model.provenance["ladder"].startswith("drawn: 200 Tapps per hand")  # as the open-card model
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
         si.fit_sd(r, tmp_path)
     # Calibrated like the double-dummy model: the held-out deals' ladder, judged on the single-dummy totals.
