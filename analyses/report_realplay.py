@@ -79,6 +79,7 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
     s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards and "
                                         "single-dummy at every seat; 95 % Wilson bands"))
+    s.text.extend(_safe_bid_text(rules, where, s))
     from .calibration import instant_calibration
     from .sd_instant import MIN_DEALS
 
@@ -96,12 +97,68 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
     return s
 
 
-def safe_shift(rules: Rules, rows: pd.DataFrame, confidence: float = 0.8) -> tuple[int | None, int | None]:
-    """The highest bid made with P(make) >= ``confidence`` over all deals, open cards and single-dummy."""
-    lad = ladder_frame(rules, rows)
+def _safe_bid_text(rules: Rules, folder: str | os.PathLike, s: Section) -> list[str]:
+    """What single-dummy play means for the safe bid, in words, and its table appended to ``s``."""
+    from .sd_instant import paired_rows
+
+    try:
+        _, dd, sd = paired_rows(rules, folder)
+    except InputError as e:
+        return [f"The safe bid under real play is not measured: {e}."]
+    t = safe_bids(rules, dd, sd)
+    if not len(t):
+        return []
+    s.tables.append(("The safe bid (made at least 80 % of the time) and the ceiling of the same deals under each way "
+                     "of play, going out after the Tapp included; 95 % range: the bids the sampling error cannot "
+                     "tell apart; P(make) of the open-card safe bid that way (± SE)",
+                     t.round({"p_make_at_open_safe": 3, "se": 3})))
+    a = t[t["melds"] == "all"].set_index("play")
+    o, e, d = (a.loc[WORDS[k]] for k in ("open", "sd", "sd_solo"))
+    if pd.isna(o["safe"]):
+        return ["No bid is made 80 % of the time with open cards, so there is no safe bid to compare."]
+
+    def bid(x) -> str:
+        return "none" if pd.isna(x) else f"{x:.0f}"
+
+    return [f"What it means for the safe bid (any hand, n = {int(o['n'])}): with open cards it is {bid(o['safe'])} "
+            f"(range {bid(o['safe_lo'])}-{bid(o['safe_hi'])}); played single-dummy at every seat {bid(e['safe'])} "
+            f"({bid(e['safe_lo'])}-{bid(e['safe_hi'])}), the blind soloist against open-card defenders "
+            f"{bid(d['safe'])} ({bid(d['safe_lo'])}-{bid(d['safe_hi'])}). The open-card safe bid is made "
+            f"{e['p_make_at_open_safe']:.1%} ± {e['se']:.1%} of the time single-dummy and "
+            f"{d['p_make_at_open_safe']:.1%} ± {d['se']:.1%} against open-card defenders "
+            f"({o['p_make_at_open_safe']:.1%} with open cards): a real table lies between the two."]
+
+
+def safe_bids(rules: Rules, dd: pd.DataFrame, sd: pd.DataFrame, confidence: float = 0.8, min_n: int = 100
+              ) -> pd.DataFrame:
+    """The safe bid and the ceiling of the same deals with open cards (``dd``: double-dummy corpus rows) and played
+    single-dummy (``sd``: the single-dummy corpus's rows of those deals, both of its ways), as the report's bid
+    table defines them (going out after the Tapp included, :func:`.bid_levels.levels`), for every hand and by meld
+    class (from ``min_n`` deals). Each with the bids its sampling error cannot tell apart (``safe_lo``..``safe_hi``)
+    and how often the open-card safe bid is made that way (± SE)."""
+    from binokel_sim.evaluation.ladder import bid_table
+    from binokel_sim.evaluation.study import parts_of
+
+    from .bid_levels import REPORT_CLASSES, levels
+    from .sd_instant import sd_frame
+
+    edges, labels = REPORT_CLASSES["melds"]
+    cls = pd.cut(dd["melds"], bins=edges, labels=labels).astype(str).to_numpy()
+    ways = {"open": dd, "sd": sd_frame(dd, sd, "sd"), "sd_solo": sd_frame(dd, sd, "sd_solo")}
     out = []
-    for mode in ("open", "sd"):
-        part = lad[lad["play"].str.startswith(WORDS[mode])]
-        ok = part.loc[part["p_make"].to_numpy() >= confidence, "bid"]
-        out.append(int(np.max(ok)) if len(ok) else None)
-    return out[0], out[1]
+    for label in ["all", *labels]:
+        sel = np.ones(len(dd), dtype=bool) if label == "all" else cls == label
+        if sel.sum() < min_n:
+            continue
+        safe_open = None
+        for way, rows in ways.items():
+            lv = levels(rules, rows[sel], confidence)
+            safe_open = lv["safe_bid"] if way == "open" else safe_open
+            row = {"melds": label, "play": WORDS[way], "n": int(sel.sum()), "safe": lv["safe_bid"],
+                   "safe_lo": lv["safe_bid_lo"], "safe_hi": lv["safe_bid_hi"], "ceiling": lv["ceiling_bid"],
+                   "p_make_at_open_safe": np.nan, "se": np.nan}
+            if safe_open is not None:
+                t = bid_table(rules, parts_of(rows[sel]), np.array([safe_open]))
+                row["p_make_at_open_safe"], row["se"] = float(t["p_make"].iat[0]), float(t["p_make_se"].iat[0])
+            out.append(row)
+    return pd.DataFrame(out)

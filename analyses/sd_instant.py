@@ -27,8 +27,11 @@ from .sd_corpus import SHIPPED, load_sd_corpus
 MIN_DEALS = 2000
 
 
-def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame) -> pd.DataFrame:
-    """Double-dummy corpus rows ``dd`` of the deals in ``sd`` with the single-dummy total and trick flag."""
+def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame, mode: str = "sd") -> pd.DataFrame:
+    """Double-dummy corpus rows ``dd`` of the deals in ``sd`` with the single-dummy total and trick flag: of
+    ``mode`` ``sd`` (every seat single-dummy) or ``sd_solo`` (the soloist against open-card defenders)."""
+    if mode not in ("sd", "sd_solo"):
+        raise InputError(f"mode: expected sd or sd_solo, got {mode!r}")
     d = dd.set_index("deal").loc[lambda f: f.index.isin(sd["deal"])]
     s = sd.set_index("deal").loc[d.index]
     if not np.array_equal(d["value"].to_numpy(), s["open"].to_numpy()):
@@ -37,9 +40,9 @@ def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame) -> pd.DataFrame:
                          "(another seed, policy or rules)")
     out = d.reset_index()
     played = s["played"].to_numpy(bool)
-    y = np.where(played, s["sd"].fillna(0).to_numpy(), s["open"].to_numpy()).astype(np.int64)
+    y = np.where(played, s[mode].fillna(0).to_numpy(), s["open"].to_numpy()).astype(np.int64)
     out["value"] = out["points_lo"] = out["points_hi"] = y
-    out["took"] = np.where(played, s["sd_took"].to_numpy(bool), s["open_took"].to_numpy(bool))
+    out["took"] = np.where(played, s[f"{mode}_took"].to_numpy(bool), s["open_took"].to_numpy(bool))
     return out
 
 
@@ -62,6 +65,26 @@ def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: in
     return None
 
 
+def paired_rows(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None
+                ) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
+    """(the single-dummy corpus's manifest, the double-dummy corpus rows of its deals, the single-dummy rows
+    themselves), read from ``folder`` (default: the shipped one) and ``dd_folder`` (default: the shipped
+    double-dummy corpus of ``rules``); :func:`sd_frame` of the two gives the rows with either single-dummy
+    total."""
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+
+    m, sd = load_sd_corpus(Path(folder) if folder is not None else SHIPPED)
+    dd_folder = dd_folder or find_corpus(rules)
+    if dd_folder is None:
+        raise InputError(f"no double-dummy corpus for rules {rules.name!r} to take the hands from")
+    c = load_corpus(dd_folder, rules, below=int(sd["deal"].max()) + 1)
+    if int(c.manifest["seed"]) != int(m["seed"]):
+        raise InputError(f"the corpora's seeds differ ({c.manifest['seed']} and {m['seed']})")
+    dd = c.df[c.df["deal"].isin(sd["deal"])].reset_index(drop=True)
+    sd_frame(dd, sd)  # the same deals: checked here, once
+    return m, dd, sd.set_index("deal").loc[dd["deal"]].reset_index()
+
+
 def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None,
            min_deals: int = MIN_DEALS, ladder: str = "drawn") -> tuple[InstantModel, pd.DataFrame]:
     """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows.
@@ -69,19 +92,16 @@ def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str
     ``ladder``: as :func:`~binokel_sim.evaluation.instant.fit_instant`; the drawn ladder, as the open-card model
     (trained on single-dummy deals 0-299, judged on deals 300-459 at bids 150..450: Brier 0.1309 +- 0.0067
     against the line's 0.1414 +- 0.0080)."""
-    from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
+    from binokel_sim.corpus.reader import shipped_label
 
     why = missing(rules, folder, min_deals)
     if why is not None:
         raise InputError(f"--play single-dummy: {why}")
-    m, sd = load_sd_corpus(Path(folder) if folder is not None else SHIPPED)
-    dd_folder = dd_folder or find_corpus(rules)
-    if dd_folder is None:
-        raise InputError(f"--play single-dummy: no double-dummy corpus for rules {rules.name!r} to take the hands from")
-    c = load_corpus(dd_folder, rules, below=int(sd["deal"].max()) + 1)
-    if int(c.manifest["seed"]) != int(m["seed"]):
-        raise InputError(f"--play single-dummy: the corpora's seeds differ ({c.manifest['seed']} and {m['seed']})")
-    df = sd_frame(c.df, sd)
+    try:
+        m, dd, sd = paired_rows(rules, folder, dd_folder)
+    except InputError as e:
+        raise InputError(f"--play single-dummy: {e}") from None
+    df = sd_frame(dd, sd)
     test = held_out(df["deal"].to_numpy(), rules.n_seats)
     prov = {"corpus": shipped_label(folder if folder is not None else SHIPPED), "play": "single-dummy",
             "worlds": m["worlds"], "seed": m["seed"], "policy": m["policy"],

@@ -173,3 +173,28 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     assert (made <= made_open).all() and made.sum() < made_open.sum()
     assert a["brier"] == pytest.approx(np.mean((p - made.ravel()) ** 2))
     assert cal["n"].sum() == 50 * 31 and cal["predicted"].is_monotonic_increasing
+
+
+def test_safe_bids_under_each_way_of_play():
+    # Deals 0-599 of the shipped standard corpus: single-dummy totals 20 points below the open-card ones at every
+    # seat, the blind soloist against open-card defenders exactly at them.
+    from binokel_sim.analyses.bid_levels import levels
+    from binokel_sim.analyses.report_realplay import WORDS, safe_bids
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+
+    r = load_rules("standard")
+    dd = load_corpus(find_corpus(r), r, below=600).df
+    dd = dd[dd["deal"] < 600].reset_index(drop=True)
+    trump = (dd["code"] < 4).to_numpy()
+    sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"], "played": trump,
+                       "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"],
+                       "sd_solo": np.where(trump, dd["value"], np.nan), "sd_solo_took": dd["took"]})
+    t = safe_bids(r, dd, sd).set_index(["melds", "play"])
+    o, e, d = (t.loc[("all", WORDS[k])] for k in ("open", "sd", "sd_solo"))
+    lv = levels(r, dd, 0.8)
+    assert (o["safe"], o["safe_lo"], o["safe_hi"], o["ceiling"], o["n"]) == (
+        lv["safe_bid"], lv["safe_bid_lo"], lv["safe_bid_hi"], lv["ceiling_bid"], 600)
+    assert o["p_make_at_open_safe"] >= 0.8 and d.drop("play", errors="ignore").equals(o.drop("play", errors="ignore"))
+    # 20 points lower: the safe bid drops by at most 20, and the open-card one is made less often.
+    assert o["safe"] - 20 <= e["safe"] < o["safe"] and e["p_make_at_open_safe"] < 0.8
+    assert set(t.index.get_level_values("melds")) <= {"all", "0-50", "60-110", "120+"}
