@@ -65,24 +65,32 @@ def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: in
     return None
 
 
+def open_rows(rules: Rules, sd: pd.DataFrame, seed: int, policy: str = "heuristic",
+              dd_folder: str | os.PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the double-dummy corpus rows of the single-dummy rows ``sd``'s deals, ``sd`` in the same order), from
+    ``dd_folder`` (default: the shipped double-dummy corpus of ``rules``, ``seed`` and ``policy``); the deals it
+    lacks are left out of both."""
+    from binokel_sim.corpus.reader import find_corpus, load_corpus
+
+    dd_folder = dd_folder or find_corpus(rules, seed=seed, policy=policy)
+    if dd_folder is None:
+        raise InputError(f"no double-dummy corpus for rules {rules.name!r}, seed {seed}, policy {policy} to take "
+                         "the hands from")
+    c = load_corpus(dd_folder, rules, below=int(sd["deal"].max()) + 1)
+    if int(c.manifest["seed"]) != int(seed):
+        raise InputError(f"the corpora's seeds differ ({c.manifest['seed']} and {seed})")
+    dd = c.df[c.df["deal"].isin(sd["deal"])].reset_index(drop=True)
+    sd_frame(dd, sd)  # the same deals: checked here, once
+    return dd, sd.set_index("deal").loc[dd["deal"]].reset_index()
+
+
 def paired_rows(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None
                 ) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
     """(the single-dummy corpus's manifest, the double-dummy corpus rows of its deals, the single-dummy rows
-    themselves), read from ``folder`` (default: the shipped one) and ``dd_folder`` (default: the shipped
-    double-dummy corpus of ``rules``); :func:`sd_frame` of the two gives the rows with either single-dummy
-    total."""
-    from binokel_sim.corpus.reader import find_corpus, load_corpus
-
+    themselves: :func:`open_rows`), read from ``folder`` (default: the shipped one); :func:`sd_frame` of the two
+    gives the rows with either single-dummy total."""
     m, sd = load_sd_corpus(Path(folder) if folder is not None else SHIPPED)
-    dd_folder = dd_folder or find_corpus(rules)
-    if dd_folder is None:
-        raise InputError(f"no double-dummy corpus for rules {rules.name!r} to take the hands from")
-    c = load_corpus(dd_folder, rules, below=int(sd["deal"].max()) + 1)
-    if int(c.manifest["seed"]) != int(m["seed"]):
-        raise InputError(f"the corpora's seeds differ ({c.manifest['seed']} and {m['seed']})")
-    dd = c.df[c.df["deal"].isin(sd["deal"])].reset_index(drop=True)
-    sd_frame(dd, sd)  # the same deals: checked here, once
-    return m, dd, sd.set_index("deal").loc[dd["deal"]].reset_index()
+    return (m, *open_rows(rules, sd, int(m["seed"]), m["policy"], dd_folder))
 
 
 def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None,

@@ -48,6 +48,9 @@ def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_s
     """
     from binokel_sim.analyses.play_gap import (GapSettings, by_class, check_rules, fail_share, make_table, play_gap,
                                                totals)
+    from binokel_sim.analyses.report_realplay import safe_bids
+    from binokel_sim.analyses.sd_instant import open_rows
+    from binokel_sim.errors import InputError
 
     check_rules(rules)  # one line before any work: no auction, or a 48-card deck
     gs = GapSettings(worlds=worlds, tolerance=tolerance, budget=decision_budget).check()
@@ -69,11 +72,17 @@ def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_s
         write_table(df, out)
     tabs = {"totals": totals(df), "fail_share": fail_share(rules, df), "by_class": by_class(df),
             "p_make": make_table(rules, df)}
+    try:  # the safe bid needs each deal's going-out estimates: the double-dummy corpus rows of the same deals
+        tabs["safe_bids"] = safe_bids(rules, *open_rows(rules, df, seed, gs.policy))
+        why = "" if len(tabs["safe_bids"]) else "fewer than 100 deals"
+    except InputError as e:
+        why = str(e)
     played = int(df["played"].sum())
     head = {"rules": rules.name, "seed": seed, "deals": deals, "played": played, "worlds": worlds,
             "tolerance": tolerance, "decision_budget": decision_budget}
     if as_json:
-        echo_json({**head, **{k: t.to_dict(orient="records") for k, t in tabs.items()}})
+        echo_json({**head, **{k: t.to_dict(orient="records") for k, t in tabs.items()},
+                   **({"safe_bids_not_measured": why} if why else {})})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
     click.echo(f"# {deals - played} Durch/Bettel deals kept at their open-card result, not played single-dummy")
@@ -86,3 +95,9 @@ def play_gap_cmd(rules, seed, deals, worlds, tolerance, decision_budget, chunk_s
     echo_table(tabs["by_class"], "{:.2f}")
     click.echo("\n# P(make) per bid")
     echo_table(tabs["p_make"], "{:.4f}")
+    if why:
+        click.echo(f"\n# the safe bid under each way of play is not measured: {why}")
+        return
+    click.echo("\n# the safe bid (P(make) >= 0.8, going out after the Tapp included) and the ceiling by meld class;"
+               " P(make) of the open-card safe bid under each way of play")
+    echo_table(tabs["safe_bids"], "{:.3f}")

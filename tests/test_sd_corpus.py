@@ -123,6 +123,7 @@ def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
     m = sc.load_sd_corpus(tmp_path)[0]
     assert (m["chunk_size"], m["deals"], j["played"]) == (1, 2, 2)
     assert j["totals"][0]["mean"] == pytest.approx((323 + 372) / 2)  # the open-card totals of deals 0 and 1
+    assert j["safe_bids_not_measured"] == "fewer than 100 deals" and "safe_bids" in j
     assert_one_line_error(capsys, "study", "play-gap", "--rules", "kreuz", "--corpus", str(tmp_path),
                           "--decision-budget", "2", contains="--decision-budget")
 
