@@ -98,19 +98,23 @@ def build_sd_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, s
                     tolerance: float = 0.5, chunk_size: int | None = None, scale: Scale | None = None,
                     command: str | None = None) -> dict[str, Any]:
     """Build or extend the single-dummy corpus in ``out`` to ``deals`` deals; returns the manifest. ``seed``,
-    ``worlds``, ``tolerance`` and ``chunk_size`` must match an existing corpus."""
+    ``worlds``, ``tolerance`` and ``chunk_size`` must match an existing corpus. Where it already holds every deal
+    below ``deals`` (a part of it, or all), it is read: not locked, not written."""
     rules = check_play_rules(load_rules(rules))
     gs = GapSettings(worlds=worlds, tolerance=tolerance).check()
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size: must be at least 1, got {chunk_size}")
     folder = Path(out)
+    if (folder / MANIFEST).is_file():
+        m = _open(folder, rules, seed, gs, chunk_size)
+        if not plan(m["chunks"], deals, m["chunk_size"]):
+            # Every deal asked is held: read them without the writer's lock (a build may be extending the
+            # corpus), and never rewrite a finished corpus.
+            return m
     with corpus_writer(folder, "`binokel study play-gap --corpus`"):
         m = _open(folder, rules, seed, gs, chunk_size)
-        held = held_deals(m)
-        if deals < held:
-            raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
         todo = plan(m["chunks"], deals, m["chunk_size"])
-        if not todo and (folder / MANIFEST).is_file():  # nothing to build: a finished corpus is never rewritten
+        if not todo:  # another build finished them meanwhile
             return m
         t0 = time.perf_counter()
         m["builds"].append({"command": command, "started": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -54,8 +54,22 @@ def test_a_resume_with_other_settings_is_refused(built):
     folder, _ = built
     with pytest.raises(InputError, match="worlds 2, not 3"):
         sc.build_sd_corpus("kreuz", 4, folder, seed=1, worlds=3)
-    with pytest.raises(InputError, match="smaller than the 3 deals"):
-        sc.build_sd_corpus("kreuz", 2, folder, seed=1, worlds=2)
+    with pytest.raises(InputError, match="chunk_size 2, not 3"):
+        sc.build_sd_corpus("kreuz", 2, folder, seed=1, worlds=2, chunk_size=3)
+
+
+def test_the_deals_held_are_read_while_a_build_holds_the_lock(built):
+    from binokel_sim.corpus.lock import FolderLock
+
+    folder, m = built
+    before = (folder / "manifest.json").read_bytes()
+    with FolderLock(folder, "corpus build"):
+        # The first two deals, or all three: read without the lock, nothing written.
+        assert sc.build_sd_corpus("kreuz", 2, folder, seed=1, worlds=2)["deals"] == 3
+        assert sc.build_sd_corpus("kreuz", 3, folder, seed=1, worlds=2)["deals"] == 3
+        with pytest.raises(InputError, match="being written by another process"):
+            sc.build_sd_corpus("kreuz", 4, folder, seed=1, worlds=2)
+    assert (folder / "manifest.json").read_bytes() == before
 
 
 def test_missing_names_what_the_model_lacks(built, tmp_path):
