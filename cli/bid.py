@@ -133,15 +133,20 @@ def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
 def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows: int = 40) -> str:
     """The instant tier's report: the same table and semantics as the checked tier."""
     p = a["provenance"]
+    real = p.get("play") == "single-dummy"
     lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
+             *([f"play: single-dummy at every seat (each seat sees its own hand, the Tapp and the declared melds; "
+                f"{p.get('worlds')} sampled deals a decision), the totals of the single-dummy corpus {p.get('corpus')}"]
+               if real else []),
              f"instant model: {a['basis']} (seed {p.get('seed')}, policy {p.get('policy')}),"
-             f" fitted total {a['total']:.0f}; check with --samples N",
+             f" fitted total {a['total']:.0f}" + ("" if real else "; check with --samples N"),
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
              SEMANTICS + " (a surrender counts as not made)", columns_line(rules), *_open_lines(a), "",
              *_table_lines(_records(a["bids"]), rows, (a["ceiling_bid"], a["safe_bid"])), ""]
     lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
               *_bounds_lines(a),
-              "Tapp value:  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
+              ("Tapp value (open cards):" if real else "Tapp value:") +
+              "  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
     return "\n".join(lines)
 
 

@@ -84,8 +84,9 @@ class EstimateError:
         """
         return _threshold(self, int(bid), int(failure_factor), int(penalty_factor))
 
-    def describe(self) -> str:
-        return (f"the double-dummy total taken as {self.intercept:+.0f} + {self.slope:.3f} x estimate, sd "
+    def describe(self, total: str = "the double-dummy total") -> str:
+        """In words: ``total`` (what the estimate predicts) as a line of the estimate, its sd and n."""
+        return (f"{total} taken as {self.intercept:+.0f} + {self.slope:.3f} x estimate, sd "
                 f"{self.sd:.0f}, fitted on {self.n} corpus deals")
 
 

@@ -247,7 +247,13 @@ class InstantModel:
         """What decides going out in this model's ladder, in words."""
         err = self.going_out_error
         return ("the model's own estimate (its residual pairs), "
-                + (f"weighed with its error: {err.describe()}" if err else "at face value (no error model fitted)"))
+                + (f"weighed with its error: {err.describe(f'the {self.play} total')}" if err else
+                   "at face value (no error model fitted)"))
+
+    @property
+    def play(self) -> str:
+        """How the totals it was fitted on were played: ``double-dummy``, or ``single-dummy`` (every seat)."""
+        return str(self.provenance.get("play", "double-dummy"))
 
 
 def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1, ladder: str = "line"
