@@ -221,7 +221,7 @@ def brier(pred: np.ndarray, made: np.ndarray, deal: np.ndarray) -> dict[str, flo
 
 def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, str]:
     """The held-out deals of the corpus (:func:`binokel_sim.evaluation.instant.held_out`) and a sentence naming them."""
-    from binokel_sim.corpus.reader import find_corpus, load_corpus
+    from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import HELD_OUT_RULE, held_out, held_out_rule
 
@@ -232,7 +232,7 @@ def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None) ->
     rows = df[held_out(df["deal"].to_numpy(), rules.n_seats)].reset_index(drop=True)
     if len(rows) < 2:
         raise InputError(f"corpus {folder}: {len(rows)} held-out deals ({HELD_OUT_RULE}), need 2")
-    return rows, (f"{len(rows)} held-out deals of {len(df)} in {folder}: {held_out_rule(rules.n_seats)}"
+    return rows, (f"{len(rows)} held-out deals of {len(df)} in {shipped_label(folder)}: {held_out_rule(rules.n_seats)}"
                   f" (deals {int(rows['deal'].min())}..{int(rows['deal'].max())})")
 
 

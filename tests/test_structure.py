@@ -108,3 +108,18 @@ def test_no_module_over_400_lines():
     sizes = {str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
     long = {name: n for name, n in sizes.items() if n > MAX_LINES}
     assert not long, long
+
+
+def test_committed_outputs_name_no_machine_folder():
+    # Reports, manifests and docs are read on other machines: a corpus is named as data/corpus/NAME (shipped),
+    # never by the folder it was built in (a report table once carried /work/main/data/corpus/standard).
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    files = subprocess.run(["git", "ls-files", "reports", "data", "docs", "README.md"], cwd=root, check=True,
+                           capture_output=True, text=True).stdout.split()
+    absolute = re.compile(r"(?<![\w.])/(?:work|home|Users|root|srv|mnt)/")
+    bad = [f for f in files if f.endswith((".md", ".csv", ".json", ".html", ".toml"))
+           and absolute.search((root / f).read_text(encoding="utf-8", errors="replace"))]
+    assert len(files) > 100 and not bad, bad
