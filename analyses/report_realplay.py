@@ -23,12 +23,12 @@ WORDS = {"open": "open cards (double-dummy)", "sd": "single-dummy, every seat",
 
 
 def ladder_frame(rules: Rules, rows: pd.DataFrame, top: int = 30) -> pd.DataFrame:
-    """P(make) by bid under open cards and single-dummy play (every seat), with 95 % Wilson bands."""
+    """P(make) by bid under open cards and the two single-dummy settings, with 95 % Wilson bands."""
     from .play_gap import make_table
 
     t = make_table(rules, rows, rows=top)
     out = []
-    for mode in ("open", "sd"):
+    for mode in ("open", "sd", "sd_solo"):
         k = t[f"p_make_{mode}"].to_numpy() * t["n"].to_numpy()
         lo, hi = wilson(k, t["n"].to_numpy())
         out.append(pd.DataFrame({"bid": t["bid"], "p_make": t[f"p_make_{mode}"], "lo": lo, "hi": hi,
@@ -77,8 +77,9 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
     lad = ladder_frame(rules, rows)
     fig = ch.line_chart(lad, "bid", "p_make", "play", "P(make) by bid: open cards against single-dummy play",
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
-    s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards and "
-                                        "single-dummy at every seat; 95 % Wilson bands"))
+    s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards, "
+                                        "single-dummy at every seat, and by a single-dummy soloist against "
+                                        "open-card defenders; 95 % Wilson bands"))
     s.text.extend(_safe_bid_text(rules, where, s))
     from .calibration import instant_calibration
     from .sd_instant import MIN_DEALS
