@@ -191,3 +191,21 @@ def load_sd_corpus(folder: str | os.PathLike) -> tuple[dict[str, Any], pd.DataFr
     rows = pd.concat([pd.read_parquet(folder / c["file"]) for c in chunks], ignore_index=True) if chunks else \
         pd.DataFrame()
     return m, rows
+
+
+def sd_headline(folder: str | os.PathLike, rules: Rules | str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the manifest, the headline figures) of a single-dummy corpus, as ``binokel corpus info`` prints them: the
+    soloist's mean total under each way of play with the paired differences, and the fail share (± SE, n)."""
+    from .play_gap import fail_share, totals
+
+    from binokel_sim.corpus.reader import Corpus, load_rules_of
+
+    m, rows = load_sd_corpus(folder)
+    r = load_rules(rules) if rules is not None else load_rules_of(Corpus(Path(folder), m, rows))
+    check_rules(m, r, Path(folder))
+    if not len(rows) or not rows["played"].any():
+        return m, {"deals": len(rows), "played": 0}
+    return m, {"deals": len(rows), "played": int(rows["played"].sum()),
+               "cpu_seconds_per_deal": float(rows["seconds"].mean()),
+               "totals": totals(rows).to_dict(orient="records"),
+               "fail_share": fail_share(r, rows).to_dict(orient="records")}

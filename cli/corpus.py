@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 
 import click
 import pandas as pd
@@ -14,7 +15,8 @@ from binokel_sim.play.dd import BUDGET_MIN_CARDS
 from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, out_option, output_option, quiet_option, rules_option, seed_option
+from .common import (echo_json, echo_table, json_option, out_option, output_option, quiet_option, rules_option,
+                     seed_option)
 from .scale_options import scale_options
 from .study_options import solve_budget_option
 
@@ -89,9 +91,13 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
     Example:
       binokel corpus info data/corpus/standard
     """
+    from binokel_sim.corpus.manifest import read_manifest
     from binokel_sim.corpus.reader import load_corpus
     from binokel_sim.corpus.summary import headline, render_info
 
+    if read_manifest(Path(folder)).get("play", "open") == "single-dummy":
+        _sd_info(folder, rules_src, out, as_json)
+        return
     c = load_corpus(folder, rules_src)
     h = headline(c)
     if out is not None:
@@ -101,6 +107,30 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
                    "headline": h})
         return
     click.echo(render_info(c, h))
+
+
+def _sd_info(folder, rules_src, out, as_json: bool) -> None:
+    """``corpus info`` of a single-dummy corpus: its settings and the study's headline figures."""
+    from binokel_sim.analyses.sd_corpus import sd_headline
+
+    m, h = sd_headline(folder, rules_src)
+    if out is not None:
+        write_table(pd.DataFrame(h.get("totals", [])), out)
+    if as_json:
+        echo_json({"manifest": {k: v for k, v in m.items() if k not in ("chunks", "rules_data")}, "headline": h})
+        return
+    click.echo(f"single-dummy corpus {folder}: {h['deals']} deals ({h['played']} played single-dummy), rules "
+               f"{m['rules']} ({m['rules_hash']}), seed {m['seed']}, policy {m['policy']}, {m['worlds']} worlds a "
+               f"decision, tolerance {m['tolerance']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s")
+    if not h["played"]:
+        return
+    click.echo("# the soloist's total: open cards, single-dummy at every seat (sd), single-dummy soloist against "
+               "open-card defenders (sd_solo); paired differences")
+    echo_table(pd.DataFrame(h["totals"]), "{:.2f}")
+    click.echo("\n# single-dummy play fails the highest bid the open-card total makes")
+    echo_table(pd.DataFrame(h["fail_share"]), "{:.4f}")
+    click.echo(f"\n# more: binokel study play-gap --rules {m['rules']} --deals {h['deals']} --worlds {m['worlds']} "
+               f"--seed {m['seed']} --corpus {folder}")
 
 
 @corpus.command("refresh", short_help="Bring a corpus up to the current exchange policy.")

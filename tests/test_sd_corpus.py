@@ -221,3 +221,18 @@ def test_safe_bids_under_each_way_of_play():
     # 20 points lower: the safe bid drops by at most 20, and the open-card one is made less often.
     assert o["safe"] - 20 <= e["safe"] < o["safe"] and e["p_make_at_open_safe"] < 0.8
     assert set(t.index.get_level_values("melds")) <= {"all", "0-50", "60-110", "120+"}
+
+
+def test_corpus_info_reads_a_single_dummy_corpus_and_the_solve_readers_refuse_it(built, capsys):
+    from clitools import run_json
+
+    folder, _ = built
+    j = run_json(capsys, "corpus", "info", str(folder))
+    h, rows = j["headline"], _rows(folder)
+    assert (j["manifest"]["play"], j["manifest"]["worlds"], h["deals"], h["played"]) == ("single-dummy", 2, 3, 3)
+    gap = next(t for t in h["totals"] if t["figure"] == "sd - open")
+    assert gap["mean"] == pytest.approx((rows["sd"] - rows["open"]).mean()) and gap["n"] == 3
+    assert_one_line_error(capsys, "fit", "instant", "--rules", "kreuz", "--corpus", str(folder),
+                          contains="holds single-dummy play, not double-dummy solves")
+    assert_one_line_error(capsys, "corpus", "info", str(folder), "--rules", "standard", contains="not 'standard'")
+    assert_one_line_error(capsys, "corpus", "refresh", str(folder), contains="holds single-dummy play")

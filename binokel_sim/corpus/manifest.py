@@ -136,6 +136,13 @@ def check_rules(manifest: dict[str, Any], rules: Rules, folder: str | os.PathLik
             f"not {rules.name!r} (hash {want})")
 
 
+def check_solves(manifest: dict[str, Any], folder: str | os.PathLike) -> None:
+    """InputError unless the corpus holds double-dummy solves (a single-dummy corpus holds played deals)."""
+    if manifest.get("play", "open") != "open":
+        raise InputError(f"corpus {folder} holds {manifest['play']} play, not double-dummy solves: read it with "
+                         "`binokel corpus info` or `binokel study play-gap --corpus`")
+
+
 def held_deals(manifest: dict[str, Any]) -> int:
     """Deals the manifest's chunks hold."""
     return sum(int(c["stop"]) - int(c["start"]) for c in manifest["chunks"])

@@ -33,7 +33,7 @@ from binokel_sim.rules import Rules, load_rules
 
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-from .manifest import check_rules, file_sha256, read_manifest
+from .manifest import check_rules, check_solves, file_sha256, read_manifest
 
 @dataclass
 class Corpus:
@@ -97,6 +97,7 @@ def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, 
     """
     folder = Path(folder)
     m = read_manifest(folder)
+    check_solves(m, folder)
     if rules is not None:
         check_rules(m, load_rules(rules), folder)
     frames, bad = [], []

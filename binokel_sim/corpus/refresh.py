@@ -51,7 +51,7 @@ from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .builder import _count_string, _summarise, build_corpus, chunk_stats, corpus_rows  # noqa: F401  (build_corpus: the doctest)
 from .lock import corpus_writer
-from .manifest import MANIFEST, read_manifest
+from .manifest import MANIFEST, check_solves, read_manifest
 
 class RefreshInterrupted(Interrupted):
     """Ctrl-C during a refresh: the chunks refreshed so far are stored in the corpus itself."""
@@ -128,7 +128,7 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
     Returns ``rows``, ``changed`` (re-solved), ``estimates_changed`` and ``seconds``.
     """
     folder = Path(folder)
-    read_manifest(folder)  # a missing or damaged corpus: one line, before the lock
+    check_solves(read_manifest(folder), folder)  # a missing, damaged or single-dummy corpus: one line, before the lock
     with corpus_writer(folder, "`binokel corpus refresh`", create=False):
         return _refresh(folder, scale, command, rules)
 
