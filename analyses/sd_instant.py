@@ -51,10 +51,15 @@ def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: in
     folder = Path(folder) if folder is not None else SHIPPED
     from binokel_sim.corpus.reader import shipped_label
 
+    from .play_gap import check_rules
+
+    check_rules(rules)  # no auction, or 48 cards: no study to build (one line)
     shown = "data/corpus/standard-sd" if folder == SHIPPED else shipped_label(folder)
     build = f"`binokel study play-gap --rules {rules.name} --deals {min_deals} --worlds 20 --corpus {shown}`"
     if rules.name != "standard" and folder == SHIPPED:
-        return f"no single-dummy corpus for rules {rules.name!r} (only 'standard' ships one); build one with {build}"
+        own = f"`binokel study play-gap --rules {rules.name} --deals {min_deals} --worlds 20 --corpus DIR`"
+        return (f"no single-dummy corpus for rules {rules.name!r} (only 'standard' ships one); one built with {own} "
+                "is read by `binokel calibrate --play single-dummy --corpus DIR`")
     try:
         m, rows = load_sd_corpus(folder)
     except InputError:
