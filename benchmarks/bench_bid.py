@@ -16,6 +16,7 @@ start-up included, after one warm-up run) on ``--hands`` random hands, against
 ``binokel --version`` in the same run.
 
     .venv/bin/python benchmarks/bench_bid.py --instant --hands 20
+    .venv/bin/python benchmarks/bench_bid.py --instant --hands 20 --play single-dummy
     .venv/bin/python benchmarks/bench_bid.py --policy heuristic --samples 1000 --se 0.02 --hands 20
 
 The checked runs also time the exact path (every sample solved exactly, ``--base-hands`` x
@@ -73,8 +74,8 @@ def random_hands(rules, n: int, seed: int) -> list[str]:
     return [format_cards(sorted(int(c) for c in r[seat_slices(rules)[0]])) for r in rows]
 
 
-def instant(rules, hands: list[str]) -> dict:
-    """Wall seconds of the whole instant-tier command per hand (after one warm-up run)."""
+def instant(rules, hands: list[str], play: str = "double-dummy") -> dict:
+    """Wall seconds of the whole instant-tier command per hand (after one warm-up run); ``play``: its --play."""
     exe = shutil.which("binokel") or os.path.join(os.path.dirname(sys.executable), "binokel")
 
     import resource
@@ -90,11 +91,11 @@ def instant(rules, hands: list[str]) -> dict:
         cpu.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
         return time.perf_counter() - t0
 
-    timed(["bid", hands[0], "--rules", rules.name, "--json"])  # fill caches
-    secs = [timed(["bid", h, "--rules", rules.name, "--json"]) for h in hands]
+    timed(["bid", hands[0], "--rules", rules.name, "--play", play, "--json"])  # fill caches
+    secs = [timed(["bid", h, "--rules", rules.name, "--play", play, "--json"]) for h in hands]
     bid_cpu = cpu[1:]
     base = min(timed(["--version"]) for _ in range(3))
-    return {"benchmark": "bid-instant", "rules": rules.name, "hands": len(hands),
+    return {"benchmark": "bid-instant", "rules": rules.name, "play": play, "hands": len(hands),
             "median_s": round(float(np.median(secs)), 3), "max_s": round(max(secs), 3), "target_s": 1.5,
             "median_cpu_s": round(float(np.median(bid_cpu)), 3), "max_cpu_s": round(max(bid_cpu), 3),
             "baseline": {"what": "binokel --version", "seconds": round(base, 3),
@@ -147,6 +148,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=0, help="Random hands (0: the one fixed hand).")
     ap.add_argument("--se", type=float, default=None)
     ap.add_argument("--instant", action="store_true")
+    ap.add_argument("--play", default="double-dummy", choices=("double-dummy", "single-dummy"),
+                    help="--instant: the bid command's --play (single-dummy: the model of the real-play corpus).")
     ap.add_argument("--exact-every", type=int, default=EvalSettings.exact_every)
     ap.add_argument("--base-hands", type=int, default=2, help="Hands for the exact-path baseline (--hands runs).")
     ap.add_argument("--base-samples", type=int, default=10, help="Samples per baseline hand.")
@@ -155,7 +158,7 @@ def main() -> None:
     machine = {"cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2), "python": platform.python_version()}
     if a.instant or a.hands:
         hands = random_hands(rules, max(a.hands, 1), a.seed)
-        print(json.dumps({**(instant(rules, hands) if a.instant else checked(rules, hands, a)),
+        print(json.dumps({**(instant(rules, hands, a.play) if a.instant else checked(rules, hands, a)),
                           "machine": machine}, indent=2))
         return
     st = EvalSettings(policy=a.policy, inner=a.inner, top_k=a.top_k)
