@@ -17,9 +17,7 @@ chunks written atomically as they finish, a killed build resumes from the chunks
 
 from __future__ import annotations
 
-import itertools
 import os
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, UTC
@@ -31,12 +29,13 @@ import pandas as pd
 from binokel_sim._version import __version__
 from binokel_sim.corpus.builder import CorpusInterrupted, plan
 from binokel_sim.corpus.lock import corpus_writer
-from binokel_sim.corpus.manifest import (CORPUS_FORMAT, MANIFEST, check_rules, chunk_name, file_sha256, held_deals,
+from binokel_sim.corpus.manifest import (CORPUS_FORMAT, MANIFEST, check_rules, file_sha256, held_deals,
                                          read_manifest)
 from binokel_sim.corpus.reader import shipped_root, whole_chunk
+from binokel_sim.corpus.writer import ChunkWriter
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import STREAM_STUDY
-from binokel_sim.output import atomic_path, write_json
+from binokel_sim.output import write_json
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
@@ -116,66 +115,31 @@ def build_sd_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, s
         todo = plan(m["chunks"], deals, m["chunk_size"])
         if not todo:  # another build finished them meanwhile
             return m
-        t0 = time.perf_counter()
         m["builds"].append({"command": command, "started": datetime.now(UTC).isoformat(timespec="seconds"),
                             "target_deals": int(deals), "package_version": __version__})
-        lock = threading.Lock()
-        parts: dict[int, dict[int, pd.DataFrame]] = {}
-        done: set[int] = set()
-        closed = False
-
-        def store(j: int, rows: pd.DataFrame) -> None:
-            k = todo[j][0]
-            with lock:
-                entry = next((c for c in m["chunks"] if c["index"] == k), None)
-                if entry is not None:  # complete a partial chunk: its rows are kept, never replayed
-                    rows = pd.concat([pd.read_parquet(folder / entry["file"]), rows], ignore_index=True)
-                    m["chunks"].remove(entry)
-                path = folder / chunk_name(k)
-                with atomic_path(path) as tmp:
-                    rows.to_parquet(tmp, index=False, compression="zstd")
-                nodes = int(rows["sd_nodes"].sum() + rows["sd_solo_nodes"].sum())
-                m["chunks"].append({"index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
-                                    "stop": int(rows["deal"].iloc[-1]) + 1, "rows": len(rows),
-                                    "sha256": file_sha256(path), "nodes": nodes,
-                                    "cpu_seconds": round(float(rows["seconds"].sum()), 3), "unresolved": 0})
-                m["chunks"].sort(key=lambda c: c["index"])
-                m["deals"] = held_deals(m)
-                m["cpu_seconds"] = round(sum(c["cpu_seconds"] for c in m["chunks"]), 3)
-                m["nodes"] = sum(int(c["nodes"]) for c in m["chunks"])
-                m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-                write_json(m, folder / MANIFEST)
-                done.add(j)
-
-        def collect(j: int, c: Chunk, rows: pd.DataFrame) -> None:
-            with lock:
-                if closed:
-                    return
-                got = parts.setdefault(j, {})
-                got[c.index] = rows
-                if len(got) < len(jobs[j].chunks()):
-                    return
-                del parts[j]
-            store(j, pd.concat([got[i] for i in range(len(got))], ignore_index=True))
-
         write_json(m, folder / MANIFEST)
         # One deal per task: a deal costs 2-60 s, so workers share a chunk; rows do not depend on it.
         jobs = [Job("sd-corpus", sd_task, n=stop - start, seed=seed, rules=rules, chunk_size=1,
                     params=SdParams(gs, start)) for _, start, stop in todo]
+        writer = ChunkWriter(folder, m, todo, jobs, _chunk_stats, _summarise)
         try:
-            run_jobs(jobs, scale or Scale(), "deals", on_result=collect)
+            run_jobs(jobs, scale or Scale(), "deals", on_result=writer.collect)
         except Interrupted:
-            with lock:
-                closed, flight = True, list(parts.items())
-            for j, got in flight:  # the finished deals at the start of a chunk in flight
-                head = list(itertools.takewhile(got.__contains__, range(len(jobs[j].chunks()))))
-                if head:
-                    store(j, pd.concat([got[i] for i in head], ignore_index=True))
-            raise CorpusInterrupted(folder, held_deals(m), deals, command) from None
-        m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-        m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-        write_json(m, folder / MANIFEST)
+            raise CorpusInterrupted(folder, writer.settle(), deals, command) from None
+        writer.finish()
         return m
+
+
+def _chunk_stats(path: Path, rows: pd.DataFrame) -> dict[str, Any]:
+    """A chunk's manifest figures: the file's SHA-256, the search nodes of both single-dummy ways, CPU seconds."""
+    return {"sha256": file_sha256(path), "nodes": int(rows["sd_nodes"].sum() + rows["sd_solo_nodes"].sum()),
+            "cpu_seconds": round(float(rows["seconds"].sum()), 3), "unresolved": 0}
+
+
+def _summarise(m: dict[str, Any]) -> None:
+    m["deals"] = held_deals(m)
+    m["cpu_seconds"] = round(sum(c["cpu_seconds"] for c in m["chunks"]), 3)
+    m["nodes"] = sum(int(c["nodes"]) for c in m["chunks"])
 
 
 def load_sd_corpus(folder: str | os.PathLike) -> tuple[dict[str, Any], pd.DataFrame]:

@@ -33,9 +33,7 @@ baseline would understate the Tapp. ``sampled`` solves every candidate on inner 
 
 from __future__ import annotations
 
-import itertools
 import os
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, UTC
@@ -53,7 +51,7 @@ from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.calling import swap_call
 from binokel_sim.exchange.candidates import check_policy
-from binokel_sim.output import atomic_path, write_json
+from binokel_sim.output import write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
@@ -61,7 +59,8 @@ from .backends import bounded_dd, counting_dd
 from .lock import corpus_writer
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-from .manifest import CORPUS_FORMAT, MANIFEST, chunk_name, file_sha256, held_deals, solver_version
+from .manifest import CORPUS_FORMAT, MANIFEST, file_sha256, held_deals, solver_version
+from .writer import ChunkWriter
 
 DEFAULT_POLICY = "heuristic"
 #: Why the shipped corpora use DEFAULT_POLICY (also written to each manifest).
@@ -233,7 +232,6 @@ def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size:
 
 
 def _summarise(m: dict[str, Any]) -> None:
-    m["chunks"].sort(key=lambda c: c["index"])
     m["deals"] = held_deals(m)
     m["cpu_seconds"] = round(sum(c["cpu_seconds"] for c in m["chunks"]), 3)
     m["nodes"] = sum(int(c["nodes"]) for c in m["chunks"])
@@ -283,47 +281,9 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
         if not todo and (folder / MANIFEST).is_file():  # nothing to build: a finished corpus is never rewritten
             return m
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        t0 = time.perf_counter()
         m.setdefault("builds", []).append({"command": command, "started": started, "target_deals": int(deals),
                                            "package_version": __version__, "solver_version": solver_version()})
         m["package_version"], m["solver_version"] = __version__, solver_version()
-        lock = threading.Lock()
-        done: set[int] = set()
-        parts: dict[int, dict[int, pd.DataFrame]] = {}
-        closed = False
-
-        def collect(j: int, c: Chunk, rows: pd.DataFrame) -> None:
-            """A task's rows; the chunk file is written once its last task is in."""
-            with lock:
-                if closed:  # a task still running after Ctrl-C: its chunk was settled already
-                    return
-                got = parts.setdefault(j, {})
-                got[c.index] = rows
-                if len(got) < len(jobs[j].chunks()):
-                    return
-                del parts[j]
-            store(j, pd.concat([got[i] for i in range(len(got))], ignore_index=True))
-
-        def store(j: int, rows: pd.DataFrame) -> None:
-            k, start, stop = todo[j]
-            with lock:
-                entry = next((c for c in m["chunks"] if c["index"] == k), None)
-                if entry is not None:  # complete a partial chunk: keep its rows, never re-solve them
-                    rows = pd.concat([pd.read_parquet(folder / entry["file"]), rows], ignore_index=True)
-                    m["chunks"].remove(entry)
-                path = folder / chunk_name(k)
-                with atomic_path(path) as tmp:
-                    rows.to_parquet(tmp, index=False, compression="zstd")
-                m["chunks"].append({
-                    "index": k, "file": path.name, "start": int(rows["deal"].iloc[0]),
-                    "stop": int(rows["deal"].iloc[-1]) + 1,
-                    "rows": len(rows), **chunk_stats(path, rows),
-                })
-                _summarise(m)
-                m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-                write_json(m, folder / MANIFEST)
-                done.add(j)
-
         _summarise(m)
         write_json(m, folder / MANIFEST)
         jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
@@ -331,23 +291,10 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
                                         None if solve_budget is None else int(solve_budget),
                                         None if solve_within is None else int(solve_within)))
                 for _, start, stop in todo]
+        writer = ChunkWriter(folder, m, todo, jobs, chunk_stats, _summarise)
         try:
-            results = run_jobs(jobs, scale or Scale(), "deals", on_result=collect)
+            results = run_jobs(jobs, scale or Scale(), "deals", on_result=writer.collect)
         except Interrupted:
-            # The finished tasks at the start of a chunk in flight are kept as a partial chunk.
-            with lock:
-                closed, flight = True, list(parts.items())
-            for j, got in flight:
-                head = list(itertools.takewhile(got.__contains__, range(len(jobs[j].chunks()))))
-                if head:
-                    store(j, pd.concat([got[i] for i in head], ignore_index=True))
-            with lock:
-                held = held_deals(m)
-            raise CorpusInterrupted(folder, held, deals, command) from None
-        for j, res in enumerate(results):
-            if j not in done:  # loaded from a --checkpoint folder: not stored by the callback
-                store(j, pd.concat(res, ignore_index=True))
-        m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-        m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-        write_json(m, folder / MANIFEST)
+            raise CorpusInterrupted(folder, writer.settle(), deals, command) from None
+        writer.finish(results)
         return m
