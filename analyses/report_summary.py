@@ -88,6 +88,30 @@ def _bid_lines(rules: Rules, study: pd.DataFrame) -> list[str]:
             " them by aces)."]
 
 
+def _real_play_lines(sections: list[Section]) -> list[str]:
+    """The real-play section's answer in one bullet: the paired gaps and how often the open-card safe bid is made."""
+    from binokel_sim.analyses.report_realplay import WORDS
+
+    sec = _section(sections, "real-play")
+    tabs = dict(sec.tables) if sec is not None else {}
+    tot = next((t for c, t in tabs.items() if c.startswith("The soloist's mean total")), None)
+    safe = next((t for c, t in tabs.items() if c.startswith("The safe bid")), None)
+    if tot is None or safe is None:
+        return []
+    g = tot.set_index("play")
+    a = safe[safe["melds"] == "all"].set_index("play")
+    if len(a) < 3 or pd.isna(a.loc[WORDS["open"], "safe"]):
+        return []
+    e, d = a.loc[WORDS["sd"]], a.loc[WORDS["sd_solo"]]
+    both, alone = g.loc["single-dummy minus open cards"], g.loc["single-dummy soloist minus open cards"]
+    return [f"- **At a real table** (the same {int(g['n'].iloc[0]):,} deals played single-dummy: each seat sees only"
+            f" its own hand, the Tapp and the melds): the soloist's total changes by {pm(both['mean'], both['se'])}"
+            f" points with every seat single-dummy and by {pm(alone['mean'], alone['se'])} alone against seeing"
+            f" defenders; the open-card safe bid of {_bid(a.loc[WORDS['open'], 'safe'])} is made"
+            f" {e['p_make_at_open_safe']:.0%} and {d['p_make_at_open_safe']:.0%} of the time (section *Open cards"
+            " against real play*)."]
+
+
 def _bid(b) -> str:
     return "-" if b is None or (isinstance(b, float) and not np.isfinite(b)) else str(int(b))
 
@@ -191,7 +215,8 @@ def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section]) 
                   " played as if all hands lay open, by perfect players on both sides: real players see only their"
                   " own cards, so read the figures as what the cards allow.")
     sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
-    lines = _tapp_lines(rules, study, sections) + _bid_lines(rules, study) + sure + _odd_class_lines(study)
+    lines = (_tapp_lines(rules, study, sections) + _bid_lines(rules, study) + _real_play_lines(sections) + sure
+             + _odd_class_lines(study))
     s.text.append("\n".join(lines))
     t = variants_table()
     if len(t):

@@ -90,3 +90,20 @@ def test_calibrated_is_said_only_within_two_points():
     assert "is calibrated: every bin within 2 points" in lines(-0.018, 0.01)
     assert "too few deals to call it calibrated" in lines(0.21, 0.15) and "up to 21 points" in lines(0.21, 0.15)
     assert "**Flagged**" in lines(0.21, 0.02)
+
+
+def test_the_real_play_bullet_reads_the_sections_tables():
+    from binokel_sim.analyses.report_model import Section
+    from binokel_sim.analyses.report_realplay import WORDS
+    from binokel_sim.analyses.report_summary import _real_play_lines
+
+    tot = pd.DataFrame({"play": ["single-dummy minus open cards", "single-dummy soloist minus open cards"],
+                        "mean": [11.1, -4.7], "se": [0.8, 0.3], "n": [690, 690]})
+    safe = pd.DataFrame({"melds": ["all"] * 3, "play": [WORDS[k] for k in ("open", "sd", "sd_solo")],
+                         "safe": [180, 190, 180], "p_make_at_open_safe": [0.828, 0.877, 0.815]})
+    s = Section("real-play", "Open cards against real play",
+                tables=[("The soloist's mean total under each way of play", tot), ("The safe bid (made ...)", safe)])
+    (line,) = _real_play_lines([s])
+    assert "the same 690 deals" in line and "safe bid of 180 is made 88% and 82% of the time" in line
+    assert "11.1" in line and "-4.7" in line
+    assert _real_play_lines([Section("real-play", "x", text=["Not measured"])]) == []
