@@ -316,7 +316,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     ``play="single-dummy"``: ``binokel bid --play single-dummy``'s model, fitted on the training deals of the
-    single-dummy corpus ``corpus`` (default: the shipped one; ``min_deals``: the deals it must hold) and judged
+    single-dummy corpus ``corpus`` (a folder, default the shipped one, or its rows read already:
+    :class:`.sd_instant.Paired`; ``min_deals``: the deals it must hold) and judged
     on its held-out deals as played single-dummy at every seat.
     """
     from binokel_sim.errors import InputError

@@ -7,6 +7,7 @@ section says what is missing and how to build it, and the rest of the report is 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,9 @@ from binokel_sim.rules import Rules
 from binokel_sim.stats import wilson
 
 from .report_model import Section
+
+if TYPE_CHECKING:
+    from .sd_instant import Paired
 
 #: Readers' words for the play modes.
 WORDS = {"open": "open cards (double-dummy)", "sd": "single-dummy, every seat",
@@ -80,12 +84,17 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
     s.figures.append(("real_play", fig, "P(make) against the bid, the same deals played with open cards, "
                                         "single-dummy at every seat, and by a single-dummy soloist against "
                                         "open-card defenders; 95 % Wilson bands"))
-    s.text.extend(_safe_bid_text(rules, where, s))
     from .calibration import instant_calibration
-    from .sd_instant import MIN_DEALS
+    from .sd_instant import MIN_DEALS, pair
 
+    try:  # the double-dummy corpus rows of the same deals, read once for the safe bids and the calibration
+        p = pair(rules, m, rows, where)
+    except InputError as e:
+        s.text.append(f"The safe bid under real play is not measured: {e}.")
+        return s
+    s.text.extend(_safe_bid_text(rules, p, s))
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
-        cal = instant_calibration(rules, questions="ladder", play="single-dummy")
+        cal = instant_calibration(rules, corpus=p, questions="ladder", play="single-dummy")
         a = cal.attrs
         s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
                       f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "
@@ -98,15 +107,9 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
     return s
 
 
-def _safe_bid_text(rules: Rules, folder: str | os.PathLike, s: Section) -> list[str]:
+def _safe_bid_text(rules: Rules, p: Paired, s: Section) -> list[str]:
     """What single-dummy play means for the safe bid, in words, and its table appended to ``s``."""
-    from .sd_instant import paired_rows
-
-    try:
-        _, dd, sd = paired_rows(rules, folder)
-    except InputError as e:
-        return [f"The safe bid under real play is not measured: {e}."]
-    t = safe_bids(rules, dd, sd)
+    t = safe_bids(rules, p.dd, p.sd)
     if not len(t):
         return []
     s.tables.append(("The safe bid (made at least 80 % of the time) and the ceiling of the same deals under each way "

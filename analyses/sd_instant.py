@@ -11,6 +11,7 @@ deal (checked). Training and held-out deals split as for the double-dummy model
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,8 +47,10 @@ def sd_frame(dd: pd.DataFrame, sd: pd.DataFrame, mode: str = "sd") -> pd.DataFra
     return out
 
 
-def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: int = MIN_DEALS) -> str | None:
-    """What the single-dummy model of ``rules`` lacks, in one line, or None."""
+def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: int = MIN_DEALS,
+            held: int | None = None) -> str | None:
+    """What the single-dummy model of ``rules`` lacks, in one line, or None; ``held``: the deals the corpus
+    holds, when it has been read already."""
     folder = Path(folder) if folder is not None else SHIPPED
     from binokel_sim.corpus.reader import shipped_label
 
@@ -60,12 +63,13 @@ def missing(rules: Rules, folder: str | os.PathLike | None = None, min_deals: in
         own = f"`binokel study play-gap --rules {rules.name} --deals {min_deals} --worlds 20 --corpus DIR`"
         return (f"no single-dummy corpus for rules {rules.name!r} (only 'standard' ships one); one built with {own} "
                 "is read by `binokel calibrate --play single-dummy --corpus DIR`")
-    try:
-        m, rows = load_sd_corpus(folder)
-    except InputError:
-        return f"no single-dummy corpus at {shown}; build it with {build}"
-    if len(rows) < min_deals:
-        return (f"the single-dummy corpus {shown} holds {len(rows)} of the {min_deals} deals the model needs; "
+    if held is None:
+        try:
+            held = len(load_sd_corpus(folder)[1])
+        except InputError:
+            return f"no single-dummy corpus at {shown}; build it with {build}"
+    if held < min_deals:
+        return (f"the single-dummy corpus {shown} holds {held} of the {min_deals} deals the model needs; "
                 f"resume it with {build}")
     return None
 
@@ -85,38 +89,60 @@ def open_rows(rules: Rules, sd: pd.DataFrame, seed: int, policy: str = "heuristi
     if int(c.manifest["seed"]) != int(seed):
         raise InputError(f"the corpora's seeds differ ({c.manifest['seed']} and {seed})")
     dd = c.df[c.df["deal"].isin(sd["deal"])].reset_index(drop=True)
-    sd_frame(dd, sd)  # the same deals: checked here, once
+    sd_frame(dd, sd)  # other deals fail here, before any use (sd_frame checks again on each call: cheap)
     return dd, sd.set_index("deal").loc[dd["deal"]].reset_index()
 
 
+@dataclass(frozen=True)
+class Paired:
+    """A single-dummy corpus read once, its rows paired with the double-dummy corpus rows of the same deals.
+
+    Example: ``p = paired_rows(rules)``; ``sd_frame(p.dd, p.sd, "sd_solo")`` are the rows with the blind
+    soloist's totals; ``fit_sd(rules, p)`` fits on them without reading the corpora again."""
+
+    manifest: dict  #: the single-dummy corpus's manifest (seed, worlds, policy)
+    dd: pd.DataFrame  #: the double-dummy corpus rows of its deals
+    sd: pd.DataFrame  #: its own rows, in the same order
+    folder: Path  #: where it was read
+    held: int  #: the deals the single-dummy corpus holds (some may lack a double-dummy row)
+
+
 def paired_rows(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None
-                ) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
-    """(the single-dummy corpus's manifest, the double-dummy corpus rows of its deals, the single-dummy rows
-    themselves: :func:`open_rows`), read from ``folder`` (default: the shipped one); :func:`sd_frame` of the two
-    gives the rows with either single-dummy total."""
-    m, sd = load_sd_corpus(Path(folder) if folder is not None else SHIPPED)
-    return (m, *open_rows(rules, sd, int(m["seed"]), m["policy"], dd_folder))
+                ) -> Paired:
+    """The single-dummy corpus in ``folder`` (default: the shipped one) and the double-dummy corpus rows of its
+    deals (:func:`open_rows`)."""
+    where = Path(folder) if folder is not None else SHIPPED
+    return pair(rules, *load_sd_corpus(where), where, dd_folder)
 
 
-def fit_sd(rules: Rules, folder: str | os.PathLike | None = None, dd_folder: str | os.PathLike | None = None,
+def pair(rules: Rules, manifest: dict, sd: pd.DataFrame, folder: str | os.PathLike,
+         dd_folder: str | os.PathLike | None = None) -> Paired:
+    """:class:`Paired` of a single-dummy corpus already read (``manifest``, rows ``sd``) from ``folder``."""
+    dd, sd_in = open_rows(rules, sd, int(manifest["seed"]), manifest["policy"], dd_folder)
+    return Paired(manifest, dd, sd_in, Path(folder), len(sd))
+
+
+def fit_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None, dd_folder: str | os.PathLike | None = None,
            min_deals: int = MIN_DEALS, ladder: str = "drawn") -> tuple[InstantModel, pd.DataFrame]:
     """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows.
 
+    ``folder``: the corpus folder (default: the shipped one), or its rows already read (:class:`Paired`).
     ``ladder``: as :func:`~binokel_sim.evaluation.instant.fit_instant`; the drawn ladder, as the open-card model
     (trained on single-dummy deals 0-299, judged on deals 300-459 at bids 150..450: Brier 0.1309 +- 0.0067
     against the line's 0.1414 +- 0.0080)."""
     from binokel_sim.corpus.reader import shipped_label
 
-    why = missing(rules, folder, min_deals)
+    why = (missing(rules, folder.folder, min_deals, held=folder.held) if isinstance(folder, Paired)
+           else missing(rules, folder, min_deals))
     if why is not None:
         raise InputError(f"--play single-dummy: {why}")
     try:
-        m, dd, sd = paired_rows(rules, folder, dd_folder)
+        p = folder if isinstance(folder, Paired) else paired_rows(rules, folder, dd_folder)
     except InputError as e:
         raise InputError(f"--play single-dummy: {e}") from None
-    df = sd_frame(dd, sd)
+    df = sd_frame(p.dd, p.sd)
     test = held_out(df["deal"].to_numpy(), rules.n_seats)
-    prov = {"corpus": shipped_label(folder if folder is not None else SHIPPED), "play": "single-dummy",
-            "worlds": m["worlds"], "seed": m["seed"], "policy": m["policy"],
-            "deals": f"{int((~test).sum())} of {len(df)} (the rest held out)"}
+    m = p.manifest
+    prov = {"corpus": shipped_label(p.folder), "play": "single-dummy", "worlds": m["worlds"], "seed": m["seed"],
+            "policy": m["policy"], "deals": f"{int((~test).sum())} of {len(df)} (the rest held out)"}
     return fit_instant(df[~test], rules, prov, seed=int(m["seed"]), ladder=ladder), df[test]

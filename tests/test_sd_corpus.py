@@ -196,6 +196,14 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     assert (made <= made_open).all() and made.sum() < made_open.sum()
     assert a["brier"] == pytest.approx(np.mean((p - made.ravel()) ** 2))
     assert cal["n"].sum() == 50 * 31 and cal["predicted"].is_monotonic_increasing
+    # The corpora read once (as the report does) give the same model and the same table as the folder.
+    paired = si.paired_rows(r, tmp_path)
+    assert (paired.held, len(paired.dd), paired.folder) == (600, 600, tmp_path)
+    again = instant_calibration(r, paired, questions="ladder", play="single-dummy", min_deals=600)
+    assert again.attrs["brier"] == a["brier"] and again.attrs["model"]["corpus"] == a["model"]["corpus"]
+    pd.testing.assert_frame_equal(again, cal)
+    with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
+        si.fit_sd(r, paired)
 
 
 def test_safe_bids_under_each_way_of_play():
