@@ -168,6 +168,11 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     assert model.intercept == pytest.approx(base.intercept - 20, abs=1e-6)
     assert model.provenance["play"] == "single-dummy" and model.provenance["worlds"] == 20
     assert model.provenance["ladder"].startswith("drawn: 200 Tapps per hand")  # as the open-card model
+    # Going out weighs the estimate as every study of the rules does (not refitted on the shifted totals).
+    from binokel_sim.evaluation.going_out import estimate_error
+
+    assert estimate_error(r) is not None and model.going_out_error == estimate_error(r)
+    assert "open-card model" in model.provenance["going_out"]
     # What bid --play single-dummy prints says how the totals were played; the Tapp value stays the open-card one.
     from binokel_sim.cli.bid import render_instant
 

@@ -256,11 +256,12 @@ class InstantModel:
         return str(self.provenance.get("play", "double-dummy"))
 
 
-def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1, ladder: str = "line"
-                ) -> InstantModel:
+def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1, ladder: str = "line",
+                error: EstimateError | None = None) -> InstantModel:
     """Fit on corpus rows (:func:`binokel_sim.corpus.reader.load_corpus` ``.df``) of ``rules``; ``seed``
     draws the open totals of a budgeted corpus inside their intervals (see the module docstring);
-    ``ladder``: ``line``, or ``drawn`` where the corpus allows it (:mod:`~binokel_sim.evaluation.instant_draws`)."""
+    ``ladder``: ``line``, or ``drawn`` where the corpus allows it (:mod:`~binokel_sim.evaluation.instant_draws`);
+    ``error``: the going-out error model the soloist weighs his estimate with (default: fitted on these rows)."""
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
     from binokel_sim.evaluation.study import row_bounds
 
@@ -277,7 +278,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1,
     rng = np.random.default_rng([seed, 0x1A57])
     y = impute(pred, sd, lo, hi, rng)
     est = np.array([np.mean(s) for s in d["subjective"]])
-    err = fit_estimate_error(y, est)
+    err = error or fit_estimate_error(y, est)
     cols = [np.rint(y - pred), np.rint(est - pred), d["took"].to_numpy(bool)]
     budgeted = bool((lo < hi).any())
     if budgeted:
