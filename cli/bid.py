@@ -229,15 +229,19 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     if play == "single-dummy":
         if samples is not None:
             raise InputError("--play single-dummy: the checked tier (--samples) plays open cards only")
-        from binokel_sim.analyses.sd_instant import fit_sd, missing
+        from binokel_sim.evaluation.instant import load_instant
 
-        why = missing(rules)  # never fall back to open cards
-        if why is not None:
+        sd_model = load_instant(rules, play="single-dummy")
+        if sd_model is None:  # never fall back to open cards
+            from binokel_sim.analyses.sd_instant import missing
+
+            why = missing(rules) or ("no single-dummy model fitted for these rules (binokel fit instant --play "
+                                     "single-dummy --write)")
             raise InputError(f"--play single-dummy: {why}")
     if samples is None:
         # The instant tier's columns need no pandas (start-up time).
         instant = (_instant(rules, h.cards, seat, confidence, frame=False) if play == "double-dummy" else
-                   fit_sd(rules)[0].advise(h.cards, rules, seat, confidence, frame=False))
+                   sd_model.advise(h.cards, rules, seat, confidence, frame=False))
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")

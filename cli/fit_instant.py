@@ -16,32 +16,46 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
                    " total exact and the heuristic exchange; elsewhere the line, and the output says so; with"
                    " --write the held-out deals' answers are stored for calibrate); line: the features' line and"
                    " its pooled residuals.")
-@click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash).")
+@click.option("--play", type=click.Choice(["double-dummy", "single-dummy"]), default="double-dummy",
+              show_default=True, help="single-dummy: the model of bid --play single-dummy, fitted on the training"
+                                      " deals of the single-dummy corpus (--corpus, default the shipped one).")
+@click.option("--write", is_flag=True, help="Store the model in the package's instant_model.json (by rules hash;"
+                                            " instant_model_sd.json with --play single-dummy).")
 @out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
-def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: bool, quiet: bool) -> None:
+def fit_instant_cmd(rules, corpus_dir, ladder: str, play: str, write: bool, out, as_json: bool, quiet: bool
+                    ) -> None:
     """Fit the soloist's total on the hand's features and seat, keeping the residuals (see
     :mod:`binokel_sim.evaluation.instant`), on the corpus deals not held out for calibration.
 
     \b
     Example:
       binokel fit instant --rules standard --write
+      binokel fit instant --rules standard --play single-dummy --write
     """
     from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import HELD_OUT_RULE, fit_instant, held_out, save_instant
 
-    folder = corpus_dir or find_corpus(rules)
-    if folder is None:
-        raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
-    c = load_corpus(folder, rules)
-    train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
-    deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
-    m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
-                    seed=int(c.manifest.get("seed", 1)), ladder=ladder)
+    if play == "single-dummy":
+        from binokel_sim.analyses.sd_instant import SHIPPED, fit_sd
+
+        m, test = fit_sd(rules, corpus_dir, ladder=ladder)
+        folder, n_train = corpus_dir or SHIPPED, int(m.provenance["n_tapp"])  # the training deals, specials too
+        n_all, to_store = n_train + len(test), 0  # calibrate scores its few held-out deals afresh
+    else:
+        folder = corpus_dir or find_corpus(rules)
+        if folder is None:
+            raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
+        c = load_corpus(folder, rules)
+        train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
+        deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
+        m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
+                        seed=int(c.manifest.get("seed", 1)), ladder=ladder)
+        n_all, n_train, to_store = c.n, len(train), c.n - len(train)
     where = save_instant(m) if write else None
-    if where is not None and m.drawn and held_out(c.df["deal"].to_numpy(), rules.n_seats).sum() >= 2:
+    if where is not None and m.drawn and to_store >= 2:
         # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate.
         from binokel_sim.analyses.calibration import store_held_out
 
@@ -63,8 +77,9 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, write: bool, out, as_json: b
                    "estimate_error": dict(zip(("intercept", "slope", "sd", "n"), m.estimate_error)),
                    "written": str(where) if where else None})
         return
-    click.echo(f"# instant model: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
-               f" {len(train)} training deals ({c.n} in {folder}, the rest held out); residual sd"
+    how = ", single-dummy play" if m.play == "single-dummy" else ""
+    click.echo(f"# instant model{how}: rules {rules.name} (hash {m.rules_hash}), {p['n_train']} trump deals of"
+               f" {n_train} training deals ({n_all} in {shipped_label(folder)}, the rest held out); residual sd"
                f" {p['residual_sd']:.1f}" + (f"; stored in {where}" if where else ""))
     click.echo(f"# ladder: {p['ladder']}")
     click.echo(f"# going out weighs the soloist's estimate with {m.going_out_error.describe()}")

@@ -81,7 +81,10 @@ def test_missing_names_what_the_model_lacks(built, tmp_path):
 
 
 def test_bid_single_dummy_without_a_corpus_is_one_line(capsys, monkeypatch, tmp_path):
+    from binokel_sim.evaluation import instant
+
     monkeypatch.setattr(si, "SHIPPED", tmp_path / "standard-sd")
+    monkeypatch.setattr(instant, "SD_MODEL_FILE", tmp_path / "none.json")
     assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--play", "single-dummy",
                           contains="--play single-dummy: no single-dummy corpus")
     assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--play", "sd",
@@ -142,26 +145,35 @@ def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
                           "--decision-budget", "2", contains="--decision-budget")
 
 
-def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
-    # A single-dummy corpus folder of deals 0-599 of the shipped standard corpus (seed 1), every trump total
-    # 20 points below the open-card one: the fitted line is the double-dummy line of the training deals less 20.
+def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
+    """A single-dummy corpus in ``folder`` of deals 0..deals-1 of the shipped standard corpus (seed 1), every trump
+    total 20 points below the open-card one; returns the double-dummy rows."""
     from binokel_sim.corpus.manifest import file_sha256
     from binokel_sim.corpus.reader import find_corpus, load_corpus
-    from binokel_sim.evaluation.instant import fit_instant, held_out
     from binokel_sim.output import write_json
 
     r = load_rules("standard")
-    dd = load_corpus(find_corpus(r), r, below=600).df
-    dd = dd[dd["deal"] < 600]
+    dd = load_corpus(find_corpus(r), r, below=deals).df
+    dd = dd[dd["deal"] < deals]
     trump = (dd["code"] < 4).to_numpy()
     sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"], "played": trump,
                        "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"], "seconds": 0.0})
-    sd.to_parquet(tmp_path / "chunk-00000.parquet", index=False)
-    m = sc._new_manifest(r, 1, sc.GapSettings(worlds=20), 600)
-    m["chunks"] = [{"index": 0, "file": "chunk-00000.parquet", "start": 0, "stop": 600, "rows": 600, "nodes": 0,
-                    "cpu_seconds": 0.0, "unresolved": 0, "sha256": file_sha256(tmp_path / "chunk-00000.parquet")}]
-    m["deals"] = 600
-    write_json(m, tmp_path / "manifest.json")
+    folder.mkdir(parents=True, exist_ok=True)
+    sd.to_parquet(folder / "chunk-00000.parquet", index=False)
+    m = sc._new_manifest(r, 1, sc.GapSettings(worlds=20), deals)
+    m["chunks"] = [{"index": 0, "file": "chunk-00000.parquet", "start": 0, "stop": deals, "rows": deals, "nodes": 0,
+                    "cpu_seconds": 0.0, "unresolved": 0, "sha256": file_sha256(folder / "chunk-00000.parquet")}]
+    m["deals"] = deals
+    write_json(m, folder / "manifest.json")
+    return dd
+
+
+def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
+    # The fixture's fitted line is the double-dummy line of the training deals less 20.
+    from binokel_sim.evaluation.instant import fit_instant, held_out
+
+    r = load_rules("standard")
+    dd = _fixture_corpus(tmp_path, 600)
     model, test = si.fit_sd(r, tmp_path, min_deals=600)
     assert test["deal"].tolist() == [d for d in range(500, 600) if d % 2 == 1]
     base = fit_instant(dd[~held_out(dd["deal"].to_numpy(), 3)], r, seed=1)
@@ -249,3 +261,28 @@ def test_corpus_info_reads_a_single_dummy_corpus_and_the_solve_readers_refuse_it
                           contains="holds single-dummy play, not double-dummy solves")
     assert_one_line_error(capsys, "corpus", "info", str(folder), "--rules", "standard", contains="not 'standard'")
     assert_one_line_error(capsys, "corpus", "refresh", str(folder), contains="holds single-dummy play")
+
+
+def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch, tmp_path):
+    # bid --play single-dummy answers from the stored model (fit instant --play single-dummy --write), the same
+    # answer as fitting on the corpus; before the fit it names the command; the open-card models stay as they are.
+    from clitools import run_json
+
+    from binokel_sim.evaluation import instant
+
+    r = load_rules("standard")
+    _fixture_corpus(tmp_path / "sd", 2000)
+    monkeypatch.setattr(si, "SHIPPED", tmp_path / "sd")
+    monkeypatch.setattr(instant, "SD_MODEL_FILE", tmp_path / "sd_models.json")
+    open_card = instant.load_instant(r)
+    hand = "EA EK EO EU GA G10 GK GO HO HU SA SU"
+    assert_one_line_error(capsys, "bid", hand, "--play", "single-dummy",
+                          contains="binokel fit instant --play single-dummy --write")
+    j = run_json(capsys, "fit", "instant", "--play", "single-dummy", "--write")
+    assert j["written"] == str(tmp_path / "sd_models.json") and j["n_train"] > 0
+    stored, (fitted, _) = instant.load_instant(r, play="single-dummy"), si.fit_sd(r)
+    assert stored == fitted and stored.play == "single-dummy"
+    assert instant.load_instant(r) == open_card and open_card.play == "double-dummy"
+    b = run_json(capsys, "bid", hand, "--play", "single-dummy")
+    want = fitted.advise(hand, r, 0, 0.8, frame=False)
+    assert b["safe_bid"] == want["safe_bid"] and b["bids"][0]["p_make"] == pytest.approx(want["bids"]["p_make"][0])

@@ -32,7 +32,8 @@ the corpus itself proves, whatever the model. Where exact totals were known to c
 (``benchmarks/censored_fit.py``), the censored fit came out about 17 points low, so the model's
 column leans to the cautious side.
 
-Coefficients live in ``instant_model.json`` beside this module (``binokel fit instant --write``).
+Coefficients live in ``instant_model.json`` beside this module (``binokel fit instant --write``); the models
+fitted on single-dummy totals (``bid --play single-dummy``) in ``instant_model_sd.json``.
 
 >>> m = InstantModel(rules_hash="x", rules="standard", intercept=100.0, coef=[1.0] + [0.0] * 6,
 ...                  seat=[0.0, 0.0, 0.0], residuals=[[0, 0, 1], [-40, -40, 1]], tapp=[50.0, [0.0] * 7, 10.0])
@@ -63,6 +64,9 @@ from binokel_sim.rules import Rules
 TRAIN_BELOW = 500
 #: Residual pools by the line's value (see the module docstring).
 RESIDUAL_POOLS = 5
+#: The real-play models (fitted on a single-dummy corpus, ``binokel fit instant --play single-dummy --write``): a
+#: file of their own, so the open-card models' file that every ``bid`` parses stays as small.
+SD_MODEL_FILE = MODEL_FILE.with_name("instant_model_sd.json")
 #: How :func:`held_out` picks, in words.
 HELD_OUT_RULE = (f"every other deal of each soloist seat from {TRAIN_BELOW} on (the odd-numbered ones at three "
                  "seats; at four, seats 0 and 2 in odd rounds, 1 and 3 in even ones)")
@@ -359,11 +363,19 @@ def impute(mu: np.ndarray, sd: float, lo: np.ndarray, hi: np.ndarray, rng: np.ra
     return y
 
 
-def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel | None:
-    """The fitted model for ``rules`` (by content hash), or None when none was fitted."""
+def model_file(play: str = "double-dummy") -> Path:
+    """The file of the fitted models of ``play``: the open-card models' (``instant_model.json``, read by every
+    ``bid``), or the real-play ones' (``instant_model_sd.json``, ``bid --play single-dummy``)."""
+    if play not in ("double-dummy", "single-dummy"):
+        raise InputError(f"play: expected double-dummy or single-dummy, got {play!r}")
+    return MODEL_FILE if play == "double-dummy" else SD_MODEL_FILE
+
+
+def load_instant(rules: Rules, path: str | Path | None = None, play: str = "double-dummy") -> InstantModel | None:
+    """The fitted model for ``rules`` (by content hash) and ``play``, or None when none was fitted."""
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-    p = Path(path) if path else MODEL_FILE
+    p = Path(path) if path else model_file(play)
     if not p.is_file():
         return None
     d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
@@ -371,10 +383,11 @@ def load_instant(rules: Rules, path: str | Path | None = None) -> InstantModel |
 
 
 def save_instant(model: InstantModel, path: str | Path | None = None) -> Path:
-    """Store ``model`` under its rules hash in the model file (atomically; other rules' models kept)."""
+    """Store ``model`` under its rules hash in the model file of its play (atomically; other rules' models
+    kept)."""
     from binokel_sim.output import write_json
 
-    p = Path(path) if path else MODEL_FILE
+    p = Path(path) if path else model_file(model.play)
     data = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
     data[model.rules_hash] = asdict(model)
     write_json(data, p)
