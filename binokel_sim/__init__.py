@@ -55,6 +55,8 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Solver": ("binokel_sim.play.solver", "Solver"),
     "solve": ("binokel_sim.play.solver", "solve"),
     "build_position": ("binokel_sim.play.setup", "build_position"),
+    "table_view": ("binokel_sim.play.advice", "table_view"),
+    "advise_card": ("binokel_sim.play.advice", "advise"),
     "choose_exchange": ("binokel_sim.evaluation.exchange_choice", "choose_exchange"),
     "evaluate_hand": ("binokel_sim.evaluation.hand", "evaluate_hand"),
     "EvalSettings": ("binokel_sim.evaluation.deals", "EvalSettings"),

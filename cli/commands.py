@@ -20,6 +20,12 @@ def _bid() -> click.Command:
     return bid_cmd
 
 
+def _card() -> click.Command:
+    from .card import card_cmd
+
+    return card_cmd
+
+
 def _calibrate() -> click.Command:
     from .studies import calibrate_cmd
 
@@ -171,7 +177,7 @@ def fit() -> None:
 
 
 # One line per command; keep alphabetical within each group.
-_lazy(cli, {"bid": _bid, "calibrate": _calibrate, "compare": _compare, "corpus": _corpus, "deal": _deal,
+_lazy(cli, {"bid": _bid, "calibrate": _calibrate, "card": _card, "compare": _compare, "corpus": _corpus, "deal": _deal,
             "fit": lambda: _lazy(fit, {"formula": _fit_formula, "instant": _fit_instant}), "melds": _melds,
             "odds": lambda: _lazy(odds, {"bids": _odds_bids, "melds": _odds_melds, "tapp": _odds_tapp}),
             "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve,

@@ -32,6 +32,11 @@ CALLS = {
     "exact_odds": lambda f: f("standard") is not None,
     "build_position": lambda f: f("standard", binokel_sim.Dealer("standard", seed=1).deal_object(0), trump="E")
     is not None,
+    "table_view": lambda f: f("standard", "EA EA E10 EK EO GA G10 HA H10 SA S10 SK", 0, 0, "E", tapp="EU GK HO SU",
+                              discards="EU GK HO SU").to_move == 0,
+    "advise_card": lambda f: _refuses(f, "standard", binokel_sim.table_view(
+        "standard", "EA EA E10 EK EO GA G10 HA H10 SA S10 SK", 0, 0, "E", tapp="EU GK HO SU",
+        discards="EU GK HO SU"), worlds=0),
     "choose_exchange": lambda f: f(HAND, TAPP, "standard", policy="melds") is not None,
     "evaluate_hand": lambda f: f(HAND, "standard").tier == "instant",
     "study_deals": lambda f: len(f("standard", 3, policy="melds", dd=TOY)) == 3,

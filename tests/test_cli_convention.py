@@ -10,8 +10,8 @@ from binokel_sim.cli import commands
 
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
           ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build"),
-          ("study", "play-gap")}
-LONG = RANDOM - {("deal",)} | {("corpus", "refresh")}
+          ("study", "play-gap"), ("card",)}
+LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh")}
 
 
 def _options(cmd) -> set[str]:
@@ -35,7 +35,7 @@ def test_help_lists_every_command_on_one_line(capsys):
     code, out, _ = run_cli(capsys, "--help")
     listed = out.split("Commands:")[1].splitlines()
     assert code == 0 and "..." not in "\n".join(listed)
-    for name in ("bid", "calibrate", "compare", "deal", "fit", "melds", "odds", "report", "simulate", "solve"):
+    for name in ("bid", "calibrate", "card", "compare", "deal", "fit", "melds", "odds", "report", "simulate", "solve"):
         (line,) = [x for x in listed if x.strip().startswith(name + " ")]
         assert len(line.split(maxsplit=1)[1]) > 20  # a real summary, not cut
     for group in ("odds", "simulate", "fit", "corpus"):
