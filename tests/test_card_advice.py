@@ -22,31 +22,35 @@ HAND = "EA EA E10 EK EO GA G10 HA H10 SA S10 SK"
 TAPP = "EU GK HO SU"
 
 
-def _deal(seed: int, trump: int = 0) -> PlayState:
-    """A seeded standard deal, soloist 0 keeping the Tapp and laying away his four cheapest plain cards."""
-    d = Dealer(R, seed=seed).deal_object(0)
+def _deal(seed: int, trump: int = 0, rules=R) -> PlayState:
+    """A seeded deal, soloist 0 keeping the Tapp and laying away his cheapest plain cards."""
+    d = Dealer(rules, seed=seed).deal_object(0)
     hands = [h.counts.copy() for h in d.hands]
     full = hands[0] + d.tapp.counts
     plain = sorted((c for c in cards_of(full) if c // 6 != trump), key=lambda c: (c % 6 < 2, -(c % 6)))
-    pile = counts_of(plain[:4])
+    pile = counts_of(plain[:rules.layout.tapp_size])
     hands[0] = full - pile
-    return PlayState.start(R, hands, pile=pile, tapp=d.tapp.counts, trump=trump, soloist=0)
+    return PlayState.start(rules, hands, pile=pile, tapp=d.tapp.counts, trump=trump, soloist=0)
 
 
-def _entered(st: PlayState, seat: int):
+def _entered(st: PlayState, seat: int, rules=R):
     """The view of ``seat`` entered as a player would type it."""
     melds = " / ".join(format_cards(cards_of(st.shown[s])) or "-" for s in range(st.seats))
-    return table_view(R, format_cards(cards_of(st.hands[seat])), seat, st.soloist, "EGHS"[st.trump],
+    return table_view(rules, format_cards(cards_of(st.hands[seat])), seat, st.soloist, "EGHS"[st.trump],
                       played=format_cards(st.cards), tapp=format_cards(cards_of(st.tapp)), melds=melds,
                       discards=format_cards(cards_of(st.pile)) if seat == st.soloist else None)
 
 
-@pytest.mark.parametrize("seed", [3, 7, 11])
-def test_the_entered_view_is_the_engines_view_at_every_card(seed):
-    st, rb = _deal(seed, trump=seed % 4), RuleBased()
+@pytest.mark.parametrize("preset,seed", [("standard", 3), ("standard", 7), ("standard", 11), ("kreuz", 4),
+                                         ("four-solo", 5), ("dabb-four", 6), ("dabb", 8)])
+def test_the_entered_view_is_the_engines_view_at_every_card(preset, seed):
+    # Partnerships (kreuz; dabb-four, where a partner holding the trick frees the follower) and the dabb rule
+    # that a trumped trick's led suit must still be beaten change what a card reveals: the same either way.
+    rules = load_rules(preset)
+    st, rb = _deal(seed, trump=seed % 4, rules=rules), RuleBased()
     while not st.done:
         seat = st.to_move
-        mine, theirs = _entered(st, seat), st.view(seat)
+        mine, theirs = _entered(st, seat, rules), st.view(seat)
         for f in ("hand", "played", "shown", "tapp", "deck", "table"):
             assert np.array_equal(getattr(mine, f), getattr(theirs, f)), (f, len(st.cards))
         assert (mine.pile is None) == (theirs.pile is None)
