@@ -42,7 +42,7 @@ def _entered(st: PlayState, seat: int, rules=R):
 
 
 @pytest.mark.parametrize("preset,seed", [("standard", 3), ("standard", 7), ("standard", 11), ("kreuz", 4),
-                                         ("four-solo", 5), ("dabb-four", 6), ("dabb", 8)])
+                                         ("four-solo", 5), ("dabb-four", 6), ("dabb", 8), ("standard-48", 9)])
 def test_the_entered_view_is_the_engines_view_at_every_card(preset, seed):
     # Partnerships (kreuz; dabb-four, where a partner holding the trick frees the follower) and the dabb rule
     # that a trumped trick's led suit must still be beaten change what a card reveals: the same either way.
