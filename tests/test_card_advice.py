@@ -163,3 +163,11 @@ def test_one_legal_card_is_said_and_nothing_is_solved(capsys):
     code, out, _ = run_cli(capsys, "card", DEFENDER, "--seat", "1", "--soloist", "0", "--trump", "E", "--tapp",
                            "EO GU H10 SU", "--played", "EA", "--exact")
     assert code == 0 and out.splitlines()[-1] == "play EU: your only legal card"  # the one trump, to follow
+
+
+def test_progress_counts_the_work_and_changes_nothing(capsys):
+    v = table_view(R, HAND, 0, 0, "E", tapp=TAPP, discards=TAPP, played="EA EK EU")
+    for exact in (False, True):
+        quiet, shown = advise(R, v, worlds=3, exact=exact), advise(R, v, worlds=3, exact=exact, progress=True)
+        assert (quiet.card, quiet.lo, quiet.hi) == (shown.card, shown.lo, shown.hi)
+        assert ("sampled deals solved" if exact else "zero-window tests") in capsys.readouterr().err

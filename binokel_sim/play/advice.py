@@ -220,8 +220,8 @@ def advise(rules: Rules | str, view: Knowledge, worlds: int = 20, seed: int = 1,
            tolerance: float = 0.5, progress: bool = False) -> CardAdvice:
     """The single-dummy player's card for ``view`` (:func:`table_view`) over ``worlds`` worlds drawn from
     (``seed``, the view's decision index): the same card the study's player would choose with the same worlds
-    (``exact=False``), or every card valued exactly in every world (``exact``; ``progress``: a bar over the
-    worlds on stderr). See the module docstring."""
+    (``exact=False``), or every card valued exactly in every world (``exact``). ``progress``: a bar on stderr
+    (the zero-window tests asked, or the worlds solved). See the module docstring."""
     from binokel_sim.play.single_dummy import SingleDummy
     from binokel_sim.play.solver import Position
     from binokel_sim.play.worlds import sample, world_key
@@ -237,24 +237,32 @@ def advise(rules: Rules | str, view: Knowledge, worlds: int = 20, seed: int = 1,
                          "the melds and the Tapp)") from None
     player = SingleDummy(rules, worlds=worlds, seed=seed, tolerance=tolerance)
     mine = view.to_move in view.side
+    bar = None
+    if progress and len(legal) > 1:
+        from tqdm import tqdm
+
+        bar = tqdm(total=worlds if exact else None, leave=False,
+                   desc="sampled deals solved" if exact else "zero-window tests")
     if not exact or len(legal) == 1:  # one legal card: nothing to decide, nothing solved
-        d = player.decide_in(view, w)
+        d = player.decide_in(view, w, on_test=None if bar is None else (lambda nodes: bar.update(1)))
+        if bar is not None:
+            bar.close()
         return CardAdvice(d.card, d.cards, d.lo, d.hi, None, worlds, seed, view.decision, view.seat, mine,
                           d.tests, d.nodes)
     from binokel_sim.play.single_dummy import _bonus
 
     vals = np.zeros((len(legal), worlds))
     nodes = 0
-    if progress:
-        from tqdm import tqdm
-
-        w = tqdm(w, desc="sampled deals solved", leave=False)
     for j, hands in enumerate(w):
         pos = Position(tuple(np.asarray(hands)), view.trump, view.leader, view.soloist, view.side, view.trick,
                        view.last_trick, _bonus(rules, view), view.won, view.rule)
         cv = player.solver.card_values(pos)
         nodes += player.solver.nodes
         vals[:, j] = [cv[c] for c in legal]
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
     mean = vals.mean(axis=1)
     best = int(np.argmax(mean if mine else -mean))
     diff = vals - vals[best]

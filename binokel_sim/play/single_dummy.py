@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -129,7 +129,8 @@ def _upper(pos: Position) -> int:
 
 def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]], cards: Sequence[int],
            maximize: bool, tolerance: float = 0.5, budget_nodes: int | None = None,
-           pairs: Sequence[Sequence[tuple[int, int, int]]] | None = None) -> Decision:
+           pairs: Sequence[Sequence[tuple[int, int, int]]] | None = None,
+           on_test: Callable[[int], None] | None = None) -> Decision:
     """The card with the best mean value over the worlds, proven to within ``tolerance`` points of the mean.
 
     ``opts[w][i]``: card ``cards[i]`` in world ``w`` (:func:`options`). Each (card, world) value starts as
@@ -137,7 +138,7 @@ def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]]
     ``tolerance`` of the best rival (best upper sum), one zero-window test narrows one of the two in one
     world (below). ``pairs[w]``: the cards equivalent in world ``w`` (:func:`twins`), which bound each other.
     ``budget_nodes``: stop once the tests have searched that many nodes and play the leader
-    (``Decision.cut``): a choice no longer proven.
+    (``Decision.cut``): a choice no longer proven. ``on_test``: called with each test's nodes (progress).
 
     >>> d = decide(Solver(), [[(0, Position.parse("EK / E10 EU / EO GA", None, 0, 0, trick=["EA"])),
     ...                        (0, Position.parse("EA / E10 EU / EO GA", None, 0, 0, trick=["EK"]))]], [0, 2], True)
@@ -180,6 +181,8 @@ def decide(solver: Solver, opts: Sequence[Sequence[tuple[int, Position | None]]]
         r = solver.at_least(pos, t)
         tests += 1
         nodes += r.nodes
+        if on_test is not None:
+            on_test(r.nodes)
         lo[k, w] = max(lo[k, w], g + r.lo)
         hi[k, w] = min(hi[k, w], g + r.hi)
         for i, j, d in pairs[w] if pairs is not None else ():
@@ -256,9 +259,11 @@ class SingleDummy:
         self._kept[k.seat] = (k.played.astype(np.int16), worlds)
         return worlds
 
-    def decide_in(self, k: Knowledge, worlds: Sequence[np.ndarray] | np.ndarray) -> Decision:
+    def decide_in(self, k: Knowledge, worlds: Sequence[np.ndarray] | np.ndarray,
+                  on_test: Callable[[int], None] | None = None) -> Decision:
         """The decision of seat ``k.seat`` in the given worlds (every seat's cards now, uint8[seats, 24] each)
-        instead of sampled ones -- with the true world alone, a double-dummy optimal card."""
+        instead of sampled ones -- with the true world alone, a double-dummy optimal card. ``on_test``: as
+        :func:`decide`."""
         cards = k.legal()
         bonus = _bonus(self.rules, k)
         opts = [options(k, np.asarray(h), bonus, cards) for h in worlds]
@@ -271,6 +276,6 @@ class SingleDummy:
                                             k.trick, k.last_trick, bonus, k.won, k.rule))
             yardstick = self.solver.nodes
             budget = max(1, int(self.budget * yardstick) - yardstick)
-        d = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, budget, pairs)
+        d = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, budget, pairs, on_test)
         self.last = d if yardstick is None else replace(d, nodes=d.nodes + yardstick)
         return self.last
