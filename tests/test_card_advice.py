@@ -124,6 +124,8 @@ DEFENDER = "EU GA GK GO HA HK HO HU SA S10 SK SO"
     (HAND, ["--played", "HK"], "card 1 (HK) is yours, and it is not in your hand"),
     (HAND, ["--played", "EA"], "seat 1 is to play, not seat 0"),
     (HAND, ["--played", "EA EU EU"], "card EU: your hand, your discards and the cards played hold it 3 times"),
+    (DEFENDER, ["--seat", "1", "--tapp", "GA GU H10 SU", "--played", "SK SA GA"],
+     "card GA: your hand, the Tapp and the cards played hold it 3 times"),
     (HAND, ["--melds", "- / EA / -"], "melds of seat 1"),
     (HAND, ["--melds", "- / -"], "expected 3 groups"),
     (HAND, ["--played", "EA EK EQ"], "EQ"),

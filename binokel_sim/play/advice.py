@@ -104,9 +104,12 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
     r = replay(n, t, lead, cards, size, int(rules.play.last_trick), rule, side)
     deck = DECK_COUNTS[rules.layout.sevens].astype(np.int64)
     seen = h.astype(np.int64) + r.played.sum(axis=0) - r.played[seat] + (pile if pile is not None else 0)
+    if pile is None and k_tapp is not None:  # the Tapp's cards went to the soloist: those he has not played yet
+        seen += np.maximum(k_tapp.astype(np.int64) - r.played[soloist], 0)
     if (seen > deck).any():
         c = int(np.argmax(seen > deck))
-        raise InputError(f"card {format_card(c)}: your hand, your discards and the cards played hold it "
+        where = "your discards" if pile is not None else "the Tapp"
+        raise InputError(f"card {format_card(c)}: your hand, {where} and the cards played hold it "
                          f"{int(seen[c])} times; the deck has {int(deck[c])}")
     held = tuple(size - int(r.played[s].sum()) for s in range(n))
     if min(held) < 0 or len(cards) >= n * size:
