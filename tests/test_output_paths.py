@@ -16,6 +16,7 @@ WRITERS = [
     (["melds", "EA"], [("--out", "table")]),
     (["deal"], [("--out", "table")]),
     (["solve", "--hands", "EA / GA / HA", "--trump", "E"], [("--out", "table")]),
+    (["card", "EA", "--seat", "0", "--soloist", "0", "--trump", "E"], [("--out", "table")]),
     (["bid", "EA"], [("--out", "table"), ("--checkpoint", "folder")]),
     (["odds", "melds", "--deals", "10000000"], [("--out", "table"), ("--checkpoint", "folder")]),
     (["odds", "tapp", "--deals", "1000000"], [("--out", "table"), ("--dist-out", "table"), ("--charts", "folder")]),
@@ -50,7 +51,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 17
+    assert found == writers and len(found) == 18
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])
