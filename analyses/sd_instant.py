@@ -122,6 +122,11 @@ def pair(rules: Rules, manifest: dict, sd: pd.DataFrame, folder: str | os.PathLi
     return Paired(manifest, dd, sd_in, Path(folder), len(sd))
 
 
+def _refuse(why: str | None) -> None:
+    if why is not None:
+        raise InputError(why)
+
+
 def fit_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None, dd_folder: str | os.PathLike | None = None,
            min_deals: int = MIN_DEALS, ladder: str = "drawn") -> tuple[InstantModel, pd.DataFrame]:
     """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows.
@@ -140,12 +145,13 @@ def fit_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None, dd_fo
     from binokel_sim.corpus.reader import shipped_label
     from binokel_sim.evaluation.going_out import estimate_error
 
-    why = (missing(rules, folder.folder, min_deals, held=folder.held) if isinstance(folder, Paired)
-           else missing(rules, folder, min_deals))
-    if why is not None:
-        raise InputError(f"--play single-dummy: {why}")
+    p = folder
     try:
-        p = folder if isinstance(folder, Paired) else paired_rows(rules, folder, dd_folder)
+        if not isinstance(p, Paired):
+            # Read only a corpus that can answer (another rules' or a missing corpus gets missing()'s line).
+            _refuse(missing(rules, p, min_deals))
+            p = paired_rows(rules, p, dd_folder)
+        _refuse(missing(rules, p.folder, min_deals, held=p.held))
     except InputError as e:
         raise InputError(f"--play single-dummy: {e}") from None
     df = sd_frame(p.dd, p.sd)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.play.playout import RuleBased, play_out, side_total
-from binokel_sim.play.single_dummy import DealSolver, OpenCards, SingleDummy, decide, options
+from binokel_sim.play.single_dummy import DealSolver, OpenCards, SingleDummy, decide, options, world_position
 from binokel_sim.play.solver import Position, Solver
 
 from play_helpers import study_state
@@ -20,10 +20,14 @@ def _advance(state, cards):
     return state
 
 
-def _true_position(state, rules, k):
+def _true_position_in(hands, k):
     bonus = tuple(k.melds[s] if s in k.side else 0 for s in range(k.seats))
-    return Position(tuple(state.current()), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side, k.trick,
+    return Position(tuple(hands), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side, k.trick,
                     k.last_trick, bonus, k.won)
+
+
+def _true_position(state, rules, k):
+    return _true_position_in(state.current(), k)
 
 
 @pytest.mark.parametrize("preset,deal,start", [("standard", 0, 12), ("standard", 4, 15), ("kreuz", 1, 8)])
@@ -78,6 +82,25 @@ def test_a_budget_cuts_the_decision_short():
     assert d.cut and d.card in k.legal() and d.tests == 1
     full = decide(DealSolver(), opts, k.legal(), k.seat in k.side)
     assert not full.cut and all(a <= b for a, b in zip(full.lo, full.hi))
+
+
+def test_a_player_budget_is_measured_in_exact_solves_of_its_first_world():
+    from binokel_sim.play.worlds import sample
+
+    r, state, _ = study_state("standard", 1)
+    state = _advance(state, 9)
+    k = state.view(state.to_move)
+    player = SingleDummy(r, worlds=4, seed=3, deal=1, budget=1.5)
+    ws = sample(k, 4, player.key).hands
+    check = Solver()
+    # The player's question for a guessed world is the hand-built position's: same value, same search.
+    value = check.max_points(world_position(r, k, ws[0]))
+    yardstick = check.nodes
+    assert Solver().max_points(_true_position_in(ws[0], k)) == value
+    d, full = player.decide_in(k, ws), SingleDummy(r, worlds=4, seed=3, deal=1).decide_in(k, ws)
+    # 1.5 solves in all: the yardstick solve, then tests until half a solve's nodes are spent (here 2 of 33).
+    assert d.cut and not full.cut and d.tests < full.tests and d.card in k.legal()
+    assert d.nodes - yardstick >= 0.5 * yardstick and full.nodes > d.nodes
 
 
 def test_rule_based_player_finishes_every_layout():

@@ -37,7 +37,7 @@ import numpy as np
 from binokel_sim.cards import DECK_COUNTS, N_TYPES, counts_of, format_card, parse_trump, to_cards
 from binokel_sim.errors import InputError
 from binokel_sim.melds.scorer import meld_total
-from binokel_sim.play.knowledge import Knowledge, _frozen, replay, shown_counts
+from binokel_sim.play.knowledge import Knowledge, frozen, replay, shown_counts
 from binokel_sim.play.legal import legal_in_trick, mask_cards, play_rule, trick_mates, trick_winner
 from binokel_sim.rules import Rules, as_rules
 
@@ -118,8 +118,8 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
         raise InputError(f"played: after these {len(cards)} cards seat {(r.leader + len(r.trick)) % n} is to "
                          f"play, not seat {seat}")
     return Knowledge(seat, n, t, soloist, side, DECK_COUNTS[rules.layout.sevens].astype(np.uint8), table,
-                     int(rules.play.last_trick), _frozen((h - r.played[seat]).astype(np.uint8)), pile,
-                     rules.layout.tapp_size, k_tapp, _frozen(np.stack(shown)),
+                     int(rules.play.last_trick), frozen((h - r.played[seat]).astype(np.uint8)), pile,
+                     rules.layout.tapp_size, k_tapp, frozen(np.stack(shown)),
                      tuple(int(meld_total(x, t, table)) for x in shown), r.played, r.forbidden, held, r.leader,
                      r.trick, r.won, len(cards), rule)
 
@@ -142,7 +142,7 @@ def _tapp_and_pile(rules: Rules, seat: int, soloist: int, tapp, discards, hand: 
         if (hand.astype(np.int64) + tp > DECK_COUNTS[rules.layout.sevens]).any():
             raise InputError("Tapp: it went to the soloist, but your hand holds one of its cards as often as the "
                              "deck has it")
-        return _frozen(tp), None
+        return frozen(tp), None
     if not discards:
         raise InputError(f"--discards: the soloist's {size} discards (he knows them)")
     pile = _counts(discards, "discards", rules)
@@ -150,7 +150,7 @@ def _tapp_and_pile(rules: Rules, seat: int, soloist: int, tapp, discards, hand: 
         raise InputError(f"discards: {int(pile.sum())} cards, but the soloist lays away {size}")
     if (hand.astype(np.int64) + pile < tp).any():
         raise InputError("Tapp: the soloist picked it up, so his hand and discards together hold its cards")
-    return _frozen(tp), _frozen(pile)
+    return frozen(tp), frozen(pile)
 
 
 def _check_own_plays(hand: np.ndarray, seat: int, cards: Sequence[int], n: int, trump: int, leader: int,
@@ -225,8 +225,7 @@ def advise(rules: Rules | str, view: Knowledge, worlds: int = 20, seed: int = 1,
     (``seed``, the view's decision index): the same card the study's player would choose with the same worlds
     (``exact=False``), or every card valued exactly in every world (``exact``). ``progress``: a bar on stderr
     (the zero-window tests asked, or the worlds solved). See the module docstring."""
-    from binokel_sim.play.single_dummy import SingleDummy
-    from binokel_sim.play.solver import Position
+    from binokel_sim.play.single_dummy import SingleDummy, world_position
     from binokel_sim.play.worlds import sample, world_key
 
     rules = as_rules(rules)
@@ -252,14 +251,10 @@ def advise(rules: Rules | str, view: Knowledge, worlds: int = 20, seed: int = 1,
             bar.close()
         return CardAdvice(d.card, d.cards, d.lo, d.hi, None, worlds, seed, view.decision, view.seat, mine,
                           d.tests, d.nodes)
-    from binokel_sim.play.single_dummy import _bonus
-
     vals = np.zeros((len(legal), worlds))
     nodes = 0
     for j, hands in enumerate(w):
-        pos = Position(tuple(np.asarray(hands)), view.trump, view.leader, view.soloist, view.side, view.trick,
-                       view.last_trick, _bonus(rules, view), view.won, view.rule)
-        cv = player.solver.card_values(pos)
+        cv = player.solver.card_values(world_position(rules, view, hands))
         nodes += player.solver.nodes
         vals[:, j] = [cv[c] for c in legal]
         if bar is not None:

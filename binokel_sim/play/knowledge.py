@@ -223,7 +223,8 @@ class Knowledge:
         return mask_cards(legal_in_trick(self.hand, arr, len(self.trick), self.trump, self.rule, mates))
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
+def frozen(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``a``: what a :class:`Knowledge` (and views built beside it) may hold."""
     a = np.array(a, copy=True)
     a.setflags(write=False)
     return a
@@ -280,9 +281,9 @@ class PlayState:
                 DECK_COUNTS[rules.layout.sevens]).astype(np.uint8)
         lead = rules.play.first_leader(soloist) if leader is None else leader
         return cls(h.shape[0], int(trump), int(soloist), rules.layout.partners(soloist), int(lead),
-                   int(rules.play.last_trick), _frozen(deck), _frozen(table), _frozen(h),
-                   _frozen(np.asarray(pile, dtype=np.uint8)), None if tapp is None else _frozen(tapp),
-                   None if shown is None else _frozen(shown), pts, rule=play_rule(rules))
+                   int(rules.play.last_trick), frozen(deck), frozen(table), frozen(h),
+                   frozen(np.asarray(pile, dtype=np.uint8)), None if tapp is None else frozen(tapp),
+                   None if shown is None else frozen(shown), pts, rule=play_rule(rules))
 
     @property
     def tricks(self) -> int:
@@ -317,7 +318,7 @@ class PlayState:
         """Seat ``seat``'s :class:`Knowledge` now."""
         r = self.record()
         held = tuple(int(self.hands[s].sum()) - int(r.played[s].sum()) for s in range(self.seats))
-        hand = _frozen(self.hands[seat] - r.played[seat])
+        hand = frozen(self.hands[seat] - r.played[seat])
         pile = self.pile if seat == self.soloist and self.tapp is not None else None
         return Knowledge(seat, self.seats, self.trump, self.soloist, self.side, self.deck, self.table, self.last_trick,
                          hand, pile, int(self.pile.sum()), self.tapp, self.shown, self.melds, r.played, r.forbidden,

@@ -70,6 +70,13 @@ def _bonus(rules: Rules, k: Knowledge) -> tuple[int, ...]:
     return tuple(k.melds[s] if need and s in k.side else 0 for s in range(k.seats))
 
 
+def world_position(rules: Rules, k: Knowledge, hands: np.ndarray) -> Position:
+    """The solver's position for the seat to move in ``k`` if the world were ``hands`` (every seat's cards now,
+    uint8[seats, 24]): the one place a view of the table and a guessed world become a double-dummy question."""
+    return Position(tuple(np.asarray(hands, dtype=np.uint8)), None if k.trump < 0 else k.trump, k.leader, k.soloist,
+                    k.side, k.trick, k.last_trick, _bonus(rules, k), k.won, k.rule)
+
+
 def options(k: Knowledge, hands: np.ndarray, bonus: tuple[int, ...], cards: Sequence[int]
             ) -> list[tuple[int, Position | None]]:
     """For each card of the seat to move, in the world ``hands`` (uint8[seats, 24], cards now): the side's
@@ -271,9 +278,7 @@ class SingleDummy:
         budget = yardstick = None
         if self.budget is not None:
             # The budget in units of this position's difficulty: one exact solve of the first world.
-            first = np.asarray(worlds[0])
-            self.solver.max_points(Position(tuple(first), None if k.trump < 0 else k.trump, k.leader, k.soloist, k.side,
-                                            k.trick, k.last_trick, bonus, k.won, k.rule))
+            self.solver.max_points(world_position(self.rules, k, worlds[0]))
             yardstick = self.solver.nodes
             budget = max(1, int(self.budget * yardstick) - yardstick)
         d = decide(self.solver, opts, cards, k.to_move in k.side, self.tolerance, budget, pairs, on_test)
