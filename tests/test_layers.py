@@ -9,10 +9,8 @@ purpose.
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
 
-from test_structure import modules
+from test_structure import imports_with_lines, modules
 
 LAYERS: list[tuple[str, ...]] = [
     # Leaves: errors, numba options, cards, rule files, statistics, streams, the version.
@@ -50,33 +48,6 @@ def layer_of(module: str) -> int | None:
     return best[0] if best else None
 
 
-def imports_with_lines(name: str, path: Path, known: set[str]) -> set[tuple[str, int]]:
-    """(package module, line) for each import in ``name``'s source; ``from pkg import sub`` names sub."""
-    is_pkg = path.name == "__init__.py"
-    found: set[tuple[str, int]] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update((a.name, node.lineno) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = name.split(".") if is_pkg else name.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            subs = {f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known}
-            found.update((s, node.lineno) for s in subs)
-            if len(subs) < len(node.names):
-                found.add((mod, node.lineno))
-    out = set()
-    for mod, line in found:
-        while mod and mod not in known:  # ``import a.b.c`` of a name inside a module
-            mod = mod.rpartition(".")[0]
-        if mod and mod != name:
-            out.add((mod, line))
-    return out
-
-
 def upward_imports() -> list[str]:
     mods = modules()
     known = set(mods)
@@ -112,3 +83,8 @@ def test_imports_with_lines_reads_function_level_and_relative(tmp_path):
     known = {"binokel_sim", "binokel_sim.p", "binokel_sim.p.b", "binokel_sim.a", "binokel_sim.c"}
     assert imports_with_lines("binokel_sim.p.m", src, known) == {
         ("binokel_sim.p.b", 1), ("binokel_sim.a", 4), ("binokel_sim", 4), ("binokel_sim.c", 5)}
+    # The cycle question counts the package a submodule comes from: Python runs it first.
+    src.write_text("from binokel_sim.p import b\n")
+    assert imports_with_lines("binokel_sim.m", src, known) == {("binokel_sim.p.b", 1)}
+    assert imports_with_lines("binokel_sim.m", src, known, packages=True) == {("binokel_sim.p.b", 1),
+                                                                             ("binokel_sim.p", 1)}

@@ -28,13 +28,15 @@ def modules() -> dict[str, Path]:
     return out
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """Package modules that ``name`` imports anywhere in its source (top level or inside functions)."""
+def imports_with_lines(name: str, path: Path, known: set[str], packages: bool = False) -> set[tuple[str, int]]:
+    """(package module, line) for each import in ``name``'s source, at module level or inside functions;
+    ``from pkg import sub`` names sub, and pkg too where ``packages`` (Python runs pkg first: the cycle
+    question) or where it imports a name that is no submodule."""
     is_pkg = path.name == "__init__.py"
-    found: set[str] = set()
+    found: set[tuple[str, int]] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
+            found.update((a.name, node.lineno) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_pkg else name.split(".")[:-1]
@@ -42,10 +44,22 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            found.add(mod)
-            # ``from pkg import sub`` imports the submodule sub.
-            found.update(f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known)
-    return {m for m in found if m in known and m != name}
+            subs = {f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known}
+            found.update((s, node.lineno) for s in subs)
+            if packages or len(subs) < len(node.names):
+                found.add((mod, node.lineno))
+    out = set()
+    for mod, line in found:
+        while mod and mod not in known:  # ``import a.b.c`` of a name inside a module
+            mod = mod.rpartition(".")[0]
+        if mod and mod != name:
+            out.add((mod, line))
+    return out
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Package modules that ``name`` imports anywhere in its source, the packages it imports from included."""
+    return {m for m, _ in imports_with_lines(name, path, known, packages=True)}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
