@@ -59,6 +59,17 @@ def _leave(message: str) -> None:
     os._exit(128 + int(_STOPPED_BY[0]))
 
 
+def _abort_line(args: list[str]) -> str:
+    """The line for a run stopped outside its chunks: how to resume only where it keeps chunks.
+
+    >>> _abort_line(["card", "EA"])
+    'interrupted before the command finished'
+    """
+    if any(a == "--checkpoint" or a.startswith("--checkpoint=") for a in args):
+        return "interrupted: run the same command again to resume from the finished chunks in its --checkpoint"
+    return "interrupted before the command finished"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning user errors into one line and exit 2."""
     from binokel_sim.provenance import set_command
@@ -86,8 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.Abort:
         # Ctrl-C or SIGTERM outside a chunked run (between chunks, or in a command's own work).
-        _leave("interrupted: a command run with --checkpoint DIR resumes from its finished chunks when "
-               "started again")
+        _leave(_abort_line(sys.argv[1:] if argv is None else argv))
     except click.ClickException as exc:
         click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(2)

@@ -45,3 +45,24 @@ def test_ctrl_c_stops_within_5_s_and_keeps_finished_chunks(tmp_path):
     assert "Traceback" not in err
     kept = len(list(ck.rglob("*.ckpt")))
     assert f"{kept} of 20 chunks kept in {ck}" in line, (kept, line)
+
+
+def test_ctrl_c_in_a_command_without_chunks_says_so_in_one_line():
+    # Ctrl-C arrives while `card` weighs its cards (the decision sends it to itself): no resume advice,
+    # since `card` keeps nothing to resume from; no traceback; status 128 + SIGINT.
+    code = ("import os, signal, time\n"
+            "from binokel_sim.play import single_dummy\n"
+            "def stop(*a, **k):\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(30)\n"
+            "single_dummy.SingleDummy.decide_in = stop\n"
+            "from binokel_sim.cli.main import main\n"
+            "main()\n")
+    args = ["card", "EU GA GK GO HA HK HO HU SA S10 SK SO", "--seat", "1", "--soloist", "0", "--trump", "E",
+            "--tapp", "EO GU H10 SU", "--melds", "EK EO / - / -", "--played", "SK", "--worlds", "3"]
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - t0 < 60
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "interrupted before the command finished", proc.stderr
+    assert "Traceback" not in proc.stderr and "checkpoint" not in proc.stderr
