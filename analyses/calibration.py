@@ -94,12 +94,20 @@ def chart(table: pd.DataFrame, title: str):
     bounded = "realised_if_made" in table and bool((table["realised_if_made"] != table["realised"]).any())
     x, y = table["predicted"].to_numpy(float), table["realised"].to_numpy(float)
     lo, hi = table["realised_lo"].to_numpy(float), table["realised_hi"].to_numpy(float)
+    controlled = "realised_controlled" in table  # the real-play model's table (analyses.sd_calibration)
+    if controlled:
+        y, lo, hi = (table[c].to_numpy(float) for c in ("realised_controlled", "controlled_lo", "controlled_hi"))
     top = np.maximum(hi, table["realised_if_made"].to_numpy(float)) if bounded else hi
 
     def draw(ax, whole: bool) -> None:
         ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect calibration")
         eb = ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]), fmt="o", ms=6 if whole else 4, color=SERIES[0],
-                         label="realised, open totals counted failed" if bounded else "realised, 95 % interval")
+                         label="realised, open totals counted failed" if bounded else
+                         "realised, the held-out deals' luck taken out, 95 %" if controlled else
+                         "realised, 95 % interval")
+        if controlled:
+            ax.plot(x, table["realised"], "o", ms=6 if whole else 4, mfc="none", color="0.45",
+                    label="the held-out deals alone", clip_on=not whole)
         if bounded:  # a budgeted corpus: the realised rate lies between the two markers
             ax.plot(x, table["realised_if_made"], "o", ms=6 if whole else 4, mfc="none", color=SERIES[0],
                     label="open totals counted made", clip_on=not whole)
@@ -134,9 +142,10 @@ def chart(table: pd.DataFrame, title: str):
         zoom.set_title(f"the low corner (grey box), 0 to {span:g}", fontsize=10)
         ax.add_patch(plt.Rectangle((0, 0), span, span, fill=False, edgecolor="grey", linewidth=1, clip_on=False))
     handles, labels = ax.get_legend_handles_labels()
-    order = sorted(range(len(labels)), key=lambda i: ("perfect" not in labels[i], "counted made" in labels[i]))
+    second = ("counted made", "alone")  # the comparison markers after the main series
+    order = sorted(range(len(labels)), key=lambda i: ("perfect" not in labels[i], any(w in labels[i] for w in second)))
     fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="outside lower center",
-               ncol=2 if bounded and not crowded else len(labels), fontsize="small", frameon=False)
+               ncol=2 if (bounded or controlled) and not crowded else len(labels), fontsize="small", frameon=False)
     return fig
 
 
@@ -236,7 +245,7 @@ def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None) ->
                   f" (deals {int(rows['deal'].min())}..{int(rows['deal'].max())})")
 
 
-def _asked(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple[np.ndarray, np.ndarray]:
+def asked_questions(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple[np.ndarray, np.ndarray]:
     """(row index, bid) of every question: one bid per deal in turn (``one``), or the whole ladder (``ladder``)."""
     ladder = bid_ladder(rules, rules.bidding.min_bid + span)
     if questions == "one":
@@ -244,7 +253,7 @@ def _asked(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple
     return np.repeat(np.arange(len(rows)), len(ladder)), np.tile(ladder, len(rows))
 
 
-def _realised(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray,
+def made_outcomes(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray,
               value: np.ndarray | None = None) -> np.ndarray:
     """Whether each question's deal was made; ``value``: the rows' totals to judge by (default their lower bounds,
     e.g. the upper ones of a budgeted corpus)."""
@@ -308,7 +317,8 @@ def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
                         questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False,
-                        play: str = "double-dummy", min_deals: int | None = None) -> pd.DataFrame:
+                        play: str = "double-dummy", min_deals: int | None = None, further: int | None = None
+                        ) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
 
@@ -317,37 +327,32 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     ``play="single-dummy"``: ``binokel bid --play single-dummy``'s model, fitted on the training deals of the
     single-dummy corpus ``corpus`` (a folder, default the shipped one, or its rows read already:
-    :class:`.sd_instant.Paired`; ``min_deals``: the deals it must hold) and judged
-    on its held-out deals as played single-dummy at every seat.
+    :class:`.sd_instant.Paired`; ``min_deals``: the deals it must hold), judged on its held-out deals as played
+    single-dummy at every seat, each decile also with the control of ``further`` more deals' open-card outcomes
+    (:func:`.sd_calibration.sd_calibration`).
     """
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.study import row_bounds
-    from binokel_sim.evaluation.instant import held_out_rule, load_instant
+    from binokel_sim.evaluation.instant import load_instant
 
     rules = as_rules(rules)
     if questions not in ("one", "ladder"):
         raise InputError(f"questions: expected one or ladder, got {questions!r}")
     if play == "single-dummy":
-        from .sd_instant import MIN_DEALS, fit_sd
+        from .sd_calibration import sd_calibration
 
-        model, rows = fit_sd(rules, corpus, min_deals=min_deals or MIN_DEALS)
-        if len(rows) < 2:
-            raise InputError(f"single-dummy corpus: {len(rows)} held-out deals, need 2")
-        which = (f"{len(rows)} held-out deals of the single-dummy corpus ({model.provenance['corpus']}), played "
-                 f"single-dummy at every seat: {held_out_rule(rules.n_seats)}")
-    elif play == "double-dummy":
-        model = model or load_instant(rules)
-        if model is None:
-            raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
-        rows, which = held_out_rows(rules, corpus)
-    else:
+        return sd_calibration(rules, corpus, questions, bins, span, progress, min_deals, further)
+    if play != "double-dummy":
         raise InputError(f"play: expected double-dummy or single-dummy, got {play!r}")
-    idx, bids = _asked(rules, rows, questions, span)
-    stored = play == "double-dummy"  # the store holds the committed models' answers only
-    pred, made = _instant_pred(rules, model, rows, idx, bids, stored, progress), _realised(rules, rows, idx, bids)
+    model = model or load_instant(rules)
+    if model is None:
+        raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
+    rows, which = held_out_rows(rules, corpus)
+    idx, bids = asked_questions(rules, rows, questions, span)
+    pred, made = _instant_pred(rules, model, rows, idx, bids, True, progress), made_outcomes(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
     lo, hi = row_bounds(rows, "value")
-    made_hi = _realised(rules, rows, idx, bids, hi) if (lo < hi).any() else None
+    made_hi = made_outcomes(rules, rows, idx, bids, hi) if (lo < hi).any() else None
     table = reliability(pred, made, deal, bins, made_hi)
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())
@@ -372,14 +377,14 @@ def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     check_count("deals", deals, minimum=2)
     rows, which = held_out_rows(rules, corpus)
     rows = rows.head(deals).reset_index(drop=True)
-    idx, bids = _asked(rules, rows, "one", span)
+    idx, bids = asked_questions(rules, rows, "one", span)
     pred = np.empty(len(rows))
     for i, r in enumerate(rows.itertuples()):
         hand = [c for c, k in enumerate(getattr(r, f"hand{r.soloist}")) for _ in range(int(k))]  # counts -> cards
         ev = evaluate_hand(hand, rules, seat=int(r.soloist), samples=samples, seed=seed, policy=policy,
                            scale=scale, dd=dd)
         pred[i] = ev.ladder_at(bids[i:i + 1])["p_make"][0]
-    made = _realised(rules, rows, idx, bids)
+    made = made_outcomes(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()
     table = reliability(pred, made, deal, bins)
     model = load_instant(rules)

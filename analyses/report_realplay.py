@@ -105,11 +105,17 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
         s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
                       f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "
                       f"minimum to 300 points above it, n = {a['n']} questions) its Brier score is {a['brier']:.4f} "
-                      f"± {a['brier_se']:.4f} (the base rate's {a['base_rate_brier']:.4f}); its deciles lie within "
-                      f"{100 * a['max_abs_gap']:.1f} points of what happened.")
-        shown = cal[["bin_from", "bin_to", "n", "deals", "predicted", "realised", "realised_se", "gap"]]
+                      f"± {a['brier_se']:.4f} (the base rate's {a['base_rate_brier']:.4f}). On those deals alone its "
+                      f"deciles lie within {100 * a['max_abs_gap']:.1f} points of what happened, with a standard "
+                      f"error of up to {100 * cal['realised_se'].max():.1f} points each; with the held-out deals' "
+                      f"own luck taken out by {a['further']}, within {100 * a['max_abs_gap_controlled']:.1f} points "
+                      f"(standard error up to {100 * cal['gap_controlled_se'].max():.1f}).")
+        shown = cal[["bin_from", "bin_to", "n", "deals", "predicted", "realised", "realised_se", "gap", "further_n",
+                     "gap_controlled", "gap_controlled_se"]]
         s.tables.append(("`binokel bid --play single-dummy`: predicted against realised P(make) on the held-out "
-                         "deals, by deciles of the prediction (SE clustered by deal)", shown.round(3)))
+                         "deals, by deciles of the prediction (SE clustered by deal); gap_controlled: the gap with "
+                         "the held-out deals' luck taken out by the open-card outcomes of further_n questions of "
+                         "further deals", shown.round(3)))
     return s
 
 

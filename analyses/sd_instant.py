@@ -127,6 +127,22 @@ def _refuse(why: str | None) -> None:
         raise InputError(why)
 
 
+def read_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None,
+            dd_folder: str | os.PathLike | None = None, min_deals: int = MIN_DEALS) -> Paired:
+    """The single-dummy corpus in ``folder`` (default: the shipped one) read and paired (:func:`paired_rows`; a
+    :class:`Paired` passes through), once it holds ``min_deals`` deals; else one line saying what is missing."""
+    p = folder
+    try:
+        if not isinstance(p, Paired):
+            # Read only a corpus that can answer (another rules' or a missing corpus gets missing()'s line).
+            _refuse(missing(rules, p, min_deals))
+            p = paired_rows(rules, p, dd_folder)
+        _refuse(missing(rules, p.folder, min_deals, held=p.held))
+    except InputError as e:
+        raise InputError(f"--play single-dummy: {e}") from None
+    return p
+
+
 def fit_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None, dd_folder: str | os.PathLike | None = None,
            min_deals: int = MIN_DEALS, ladder: str = "drawn") -> tuple[InstantModel, pd.DataFrame]:
     """The instant model fitted on the single-dummy corpus's training deals, and its held-out rows.
@@ -145,15 +161,7 @@ def fit_sd(rules: Rules, folder: str | os.PathLike | Paired | None = None, dd_fo
     from binokel_sim.corpus.reader import shipped_label
     from binokel_sim.evaluation.going_out import estimate_error
 
-    p = folder
-    try:
-        if not isinstance(p, Paired):
-            # Read only a corpus that can answer (another rules' or a missing corpus gets missing()'s line).
-            _refuse(missing(rules, p, min_deals))
-            p = paired_rows(rules, p, dd_folder)
-        _refuse(missing(rules, p.folder, min_deals, held=p.held))
-    except InputError as e:
-        raise InputError(f"--play single-dummy: {e}") from None
+    p = read_sd(rules, folder, dd_folder, min_deals)
     df = sd_frame(p.dd, p.sd)
     test = held_out(df["deal"].to_numpy(), rules.n_seats)
     m = p.manifest

@@ -39,11 +39,12 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, play: str, write: bool, out,
     from binokel_sim.evaluation.instant import HELD_OUT_RULE, fit_instant, held_out, save_instant
 
     if play == "single-dummy":
-        from binokel_sim.analyses.sd_instant import SHIPPED, fit_sd
+        from binokel_sim.analyses.sd_instant import SHIPPED, fit_sd, read_sd
 
-        m, test = fit_sd(rules, corpus_dir, ladder=ladder)
+        paired = read_sd(rules, corpus_dir)
+        m, test = fit_sd(rules, paired, ladder=ladder)
         folder, n_train = corpus_dir or SHIPPED, int(m.provenance["n_tapp"])  # the training deals, specials too
-        n_all, to_store = n_train + len(test), 0  # calibrate scores its few held-out deals afresh
+        n_all, to_store = n_train + len(test), len(test)
     else:
         folder = corpus_dir or find_corpus(rules)
         if folder is None:
@@ -56,12 +57,17 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, play: str, write: bool, out,
         n_all, n_train, to_store = c.n, len(train), c.n - len(train)
     where = save_instant(m) if write else None
     if where is not None and m.drawn and to_store >= 2:
-        # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate.
+        # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate (with
+        # --play single-dummy also the further deals whose open-card outcomes sharpen its calibration).
         from binokel_sim.analyses.calibration import store_held_out
+        from binokel_sim.analyses.sd_calibration import store_sd
 
         from .common import show_progress
 
-        store_held_out(rules, m, folder, progress=show_progress(quiet))
+        if play == "single-dummy":
+            store_sd(rules, m, paired, progress=show_progress(quiet))
+        else:
+            store_held_out(rules, m, folder, progress=show_progress(quiet))
     if out is not None:
         import pandas as pd
 

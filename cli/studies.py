@@ -155,6 +155,9 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
             click.echo(f"# {a['open_share']:.1%} of the held-out totals are open (solved within a node budget):"
                        " 'made' counts them failed, 'made, unresolved counted made' as made; within 2 points"
                        " means of that range")
+        if a.get("further"):
+            click.echo(f"# gap_controlled: each decile's gap with the held-out deals' luck taken out by {a['further']}"
+                       f" (the same questions, open cards); largest {a['max_abs_gap_controlled']:.3f}")
         if a.get("instant"):
             click.echo(f"# instant tier on the same questions: Brier {a['instant']['brier']:.4f}"
                        f" ± {a['instant']['brier_se']:.4f}")

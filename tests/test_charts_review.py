@@ -201,6 +201,26 @@ def test_calibration_without_open_totals_draws_no_hollow_markers():
     assert "open totals" not in " ".join(t.get_text() for t in fig.legends[0].get_texts())
 
 
+def test_the_real_play_calibration_shows_the_controlled_rate_and_the_held_out_one():
+    # The filled markers with whiskers: the rate with the held-out deals' luck taken out (its own interval); the
+    # hollow grey ones: the held-out deals alone, for comparison.
+    t = _calibration([0.2, 0.5, 0.8], [0.15, 0.46, 0.74])
+    t["realised_controlled"], t["controlled_lo"], t["controlled_hi"] = [0.21, 0.49, 0.8], [0.2, 0.48, 0.79], \
+        [0.22, 0.5, 0.81]
+    fig = calibration_chart(t, "t")
+    (ax,) = fig.axes
+    filled, hollow = ([ln for ln in ax.get_lines() if ln.get_marker() == "o" and (ln.get_markerfacecolor() == "none")
+                       == h] for h in (False, True))
+    assert filled[0].get_ydata().tolist() == [0.21, 0.49, 0.8] and hollow[0].get_ydata().tolist() == [0.15, 0.46, 0.74]
+    whiskers = ax.collections[0].get_segments()
+    assert [round(float(w[1][1] - w[0][1]), 3) for w in whiskers] == [0.02, 0.02, 0.02]  # the controlled interval
+    legend = [x.get_text() for x in fig.legends[0].get_texts()]
+    assert legend == ["perfect calibration", "realised, the held-out deals' luck taken out, 95 %",
+                      "the held-out deals alone"]
+    fig.canvas.draw()
+    assert fig.legends[0].get_window_extent().x1 <= fig.bbox.x1  # the legend inside the picture, whole
+
+
 @pytest.mark.parametrize("low", [[0.0005, 0.004, 0.0096, 0.022, 0.049], [0.0015, 0.0054, 0.0126, 0.024, 0.056]])
 def test_calibration_low_corner_magnified_beside_the_chart(low):
     pred = low + [0.1, 0.15, 0.23, 0.37, 0.69]

@@ -59,12 +59,12 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
         made.append(float(bid_table(rules, parts_of(r.to_frame().T.infer_objects()), np.array([b]))["p_make"][0]))
     assert 0 < sum(made) < 6 and len(set(pred)) == 6  # the six questions are not all alike
     # The same six questions through the calibration code path.
-    from binokel_sim.analyses.calibration import _instant_pred, _realised
+    from binokel_sim.analyses.calibration import _instant_pred, made_outcomes
 
     rows = gone.head(6).reset_index(drop=True)
     bids = ladder[rows["deal"].to_numpy() % len(ladder)]
     assert _instant_pred(rules, m, rows, np.arange(6), bids) == pytest.approx(pred)
-    assert _realised(rules, rows, np.arange(6), bids).astype(float).tolist() == made
+    assert made_outcomes(rules, rows, np.arange(6), bids).astype(float).tolist() == made
 
 
 def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
@@ -221,10 +221,10 @@ def test_prediction_store_round_trip_and_refusal(tmp_path):
 
 
 def test_the_span_sets_the_bids_asked():
-    from binokel_sim.analyses.calibration import _asked
+    from binokel_sim.analyses.calibration import asked_questions
 
     rows = pd.DataFrame({"deal": np.arange(501, 511, 2)})
-    idx, bids = _asked(load_rules("dabb-two"), rows, "ladder", 600)
+    idx, bids = asked_questions(load_rules("dabb-two"), rows, "ladder", 600)
     assert bids.min() == 150 and bids.max() == 750 and len(idx) == 5 * 61
-    _, one = _asked(load_rules("calling"), rows, "one", 300)
+    _, one = asked_questions(load_rules("calling"), rows, "one", 300)
     assert one.min() >= 300 and one.max() <= 600

@@ -200,10 +200,13 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     from binokel_sim.evaluation.ladder import outcomes
     from binokel_sim.evaluation.study import parts_of
 
-    cal = instant_calibration(r, tmp_path, questions="ladder", play="single-dummy", min_deals=600)
+    cal = instant_calibration(r, tmp_path, questions="ladder", play="single-dummy", min_deals=600, further=30)
     a = cal.attrs
     assert a["play"] == "single-dummy" and a["deals"] == 50 and a["n"] == 50 * 31
     assert "50 held-out deals of the single-dummy corpus" in a["held_out"]
+    # The control: the next 30 held-out deals of the double-dummy corpus (odd deals from 601), open cards.
+    assert a["further"].startswith("the open-card outcomes of 30 further held-out deals") and "601..659" in a["further"]
+    assert cal["further_n"].sum() == 30 * 31
     bids = np.arange(150, 451, 10)
     p = model.p_make(r, soloist_hands(test)[0], test["soloist"].to_numpy(), bids).ravel()
     # Judged on the single-dummy totals: 20 points lower, so made only where the open-card total made it too
@@ -216,7 +219,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     # The corpora read once (as the report does) give the same model and the same table as the folder.
     paired = si.paired_rows(r, tmp_path)
     assert (paired.held, len(paired.dd), paired.folder) == (600, 600, tmp_path)
-    again = instant_calibration(r, paired, questions="ladder", play="single-dummy", min_deals=600)
+    again = instant_calibration(r, paired, questions="ladder", play="single-dummy", min_deals=600, further=30)
     assert again.attrs["brier"] == a["brier"] and again.attrs["model"]["corpus"] == a["model"]["corpus"]
     pd.testing.assert_frame_equal(again, cal)
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
@@ -274,6 +277,12 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     _fixture_corpus(tmp_path / "sd", 2000)
     monkeypatch.setattr(si, "SHIPPED", tmp_path / "sd")
     monkeypatch.setattr(instant, "SD_MODEL_FILE", tmp_path / "sd_models.json")
+    # --write also stores the model's answers to the calibration's questions (minutes of work: recorded here,
+    # done in test_the_stored_answers_are_the_calibrations_own).
+    from binokel_sim.analyses import sd_calibration as sdc
+
+    stores = []
+    monkeypatch.setattr(sdc, "store_sd", lambda rules, model, paired, progress=False: stores.append((model, paired)))
     open_card = instant.load_instant(r)
     hand = "EA EK EO EU GA G10 GK GO HO HU SA SU"
     assert_one_line_error(capsys, "bid", hand, "--play", "single-dummy",
@@ -283,6 +292,35 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     stored, (fitted, _) = instant.load_instant(r, play="single-dummy"), si.fit_sd(r)
     assert stored == fitted and stored.play == "single-dummy"
     assert instant.load_instant(r) == open_card and open_card.play == "double-dummy"
+    ((model, paired),) = stores
+    assert model == stored and paired.held == 2000
     b = run_json(capsys, "bid", hand, "--play", "single-dummy")
     want = fitted.advise(hand, r, 0, 0.8, frame=False)
     assert b["safe_bid"] == want["safe_bid"] and b["bids"][0]["p_make"] == pytest.approx(want["bids"]["p_make"][0])
+
+
+def test_the_stored_answers_are_the_calibrations_own(monkeypatch, tmp_path):
+    # store_sd keeps the model's answers to every question sd_calibration asks (its held-out deals, then the
+    # further ones) under the model's own name; sd_calibration then reads them and solves nothing.
+    from binokel_sim.analyses import calibration
+    from binokel_sim.analyses import sd_calibration as sdc
+    from binokel_sim.evaluation import instant_store
+
+    r = load_rules("standard")
+    _fixture_corpus(tmp_path / "sd", 600)
+    paired = si.paired_rows(r, tmp_path / "sd")
+    model, _ = si.fit_sd(r, paired, min_deals=600)
+    every = sdc.further_rows
+    monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
+    afresh = sdc.sd_calibration(r, paired, min_deals=600)
+    monkeypatch.setattr(instant_store, "STORE_DIR", tmp_path / "store")
+    sdc.store_sd(r, model, paired)
+    (kept,) = (tmp_path / "store").iterdir()
+    assert kept.name == f"{model.rules_hash}-single-dummy.npz"  # beside the open-card model's, not over it
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("the stored answers were not read")
+
+    monkeypatch.setattr(calibration, "predict", no_solving)
+    pd.testing.assert_frame_equal(sdc.sd_calibration(r, paired, min_deals=600), afresh)
+    assert afresh["further_n"].sum() == 12 * 31 and afresh.attrs["deals"] == 50

@@ -55,7 +55,10 @@ def _entry(model) -> dict[str, Any]:
 
 
 def _path(model, folder: Path | None) -> Path:
-    return (folder or STORE_DIR) / f"{model.rules_hash}.npz"
+    # One file per rules and play: the real-play model's questions (its held-out and fresh deals) beside the
+    # open-card model's.
+    play = "" if model.play == "double-dummy" else f"-{model.play}"
+    return (folder or STORE_DIR) / f"{model.rules_hash}{play}.npz"
 
 
 def load_predictions(model, hands: np.ndarray, seats: np.ndarray, ladder: np.ndarray,
