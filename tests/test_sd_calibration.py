@@ -59,7 +59,8 @@ def test_bins_are_the_plain_deciles_and_further_questions_go_by_their_edges():
         lo = -np.inf if i == 0 else t["bin_from"][i]
         hi = np.inf if i == len(t) - 1 else t["bin_from"][i + 1]
         assert row["further_n"] == ((fp >= lo) & (fp < hi)).sum()
-    # One bin by hand: the plain gap, the clustered slope, the corrected gap.
+    # One bin by hand: the plain gap, the clustered slope, the corrected gap (enough further deals to correct by).
+    assert t["further_deals"][2] >= 30
     b = (p >= t["bin_from"][2]) & (p < t["bin_from"][3])
     fb = (fp >= t["bin_from"][2]) & (fp < t["bin_from"][3])
     frame = pd.DataFrame({"d": d[b], "a": y[b] - p[b], "c": z[b] - p[b]})
@@ -70,3 +71,14 @@ def test_bins_are_the_plain_deciles_and_further_questions_go_by_their_edges():
     assert t["beta"][2] == pytest.approx(beta) and t["gap_controlled"][2] == pytest.approx(want)
     assert t["gap"][2] == pytest.approx(frame["a"].mean())
     assert bool(t["within_2pp"][2]) == (abs(want) <= 0.02)
+
+
+def test_a_decile_with_few_further_deals_keeps_its_plain_gap():
+    rng = np.random.default_rng(5)
+    p, y, z, d = _deals(rng, 100)
+    fp, _, fz, fd = _deals(rng, 12)  # fewer than MIN_FURTHER_DEALS: their clustered error is not to be trusted
+    t = controlled_reliability(p, y, z, d, fp, fz, fd, bins=1).iloc[0]
+    se = np.sqrt((pd.Series(y - p).groupby(d).sum() - pd.Series(d).value_counts().sort_index() * (y - p).mean())
+                 .pow(2).sum()) / len(p)
+    assert t["further_deals"] == 12 and t["gap_controlled"] == t["gap"]
+    assert t["gap_controlled_se"] == pytest.approx(se)

@@ -147,7 +147,7 @@ def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
 
 def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
     """A single-dummy corpus in ``folder`` of deals 0..deals-1 of the shipped standard corpus (seed 1), every trump
-    total 20 points below the open-card one; returns the double-dummy rows."""
+    total 20 points below the open-card one (30 for the soloist alone); returns the double-dummy rows."""
     from binokel_sim.corpus.manifest import file_sha256
     from binokel_sim.corpus.reader import find_corpus, load_corpus
     from binokel_sim.output import write_json
@@ -157,7 +157,9 @@ def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
     dd = dd[dd["deal"] < deals]
     trump = (dd["code"] < 4).to_numpy()
     sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"], "played": trump,
-                       "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"], "seconds": 0.0})
+                       "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"],
+                       "sd_solo": np.where(trump, dd["value"] - 30, np.nan), "sd_solo_took": dd["took"],
+                       "seconds": 0.0})
     folder.mkdir(parents=True, exist_ok=True)
     sd.to_parquet(folder / "chunk-00000.parquet", index=False)
     m = sc._new_manifest(r, 1, sc.GapSettings(worlds=20), deals)
@@ -324,3 +326,28 @@ def test_the_stored_answers_are_the_calibrations_own(monkeypatch, tmp_path):
     monkeypatch.setattr(calibration, "predict", no_solving)
     pd.testing.assert_frame_equal(sdc.sd_calibration(r, paired, min_deals=600), afresh)
     assert afresh["further_n"].sum() == 12 * 31 and afresh.attrs["deals"] == 50
+
+
+def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monkeypatch, tmp_path):
+    # The shipped corpus whole (here a 600-deal fixture standing in for the 2 000): the section adds the model's
+    # calibration, each decile with its controlled gap, in words and as a table.
+    from binokel_sim.analyses import sd_calibration as sdc
+    from binokel_sim.analyses.report_realplay import real_play_section
+
+    r = load_rules("standard")
+    _fixture_corpus(tmp_path / "sd", 600)
+    for module in (sc, si):
+        monkeypatch.setattr(module, "SHIPPED", tmp_path / "sd")
+    monkeypatch.setattr(si, "MIN_DEALS", 600)
+    every = sdc.further_rows
+    monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
+    s = real_play_section(r)
+    words = next(t for t in s.text if t.startswith("`binokel bid --play single-dummy` answers"))
+    cal = sdc.sd_calibration(r, si.paired_rows(r), min_deals=600)
+    a = cal.attrs
+    assert "On its 50 held-out deals" in words and f"n = {a['n']} questions" in words
+    assert f"within {100 * a['max_abs_gap']:.1f} points of what happened" in words
+    assert "taken out by the open-card outcomes of 12 further held-out deals" in words
+    assert f"within {100 * a['max_abs_gap_controlled']:.1f} points" in words
+    title, table = s.tables[-1]
+    assert "gap_controlled" in title and table["gap_controlled"].tolist() == cal["gap_controlled"].round(3).tolist()
