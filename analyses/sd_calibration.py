@@ -34,7 +34,6 @@ import pandas as pd
 
 from binokel_sim.rules import Rules
 
-
 #: A decile is corrected only by at least this many further deals: a clustered standard error from a handful
 #: of deals understates the spread (at 12 further deals, deciles came out 5-10 points off with SE 0.1-1.2).
 MIN_FURTHER_DEALS = 30
@@ -104,7 +103,6 @@ def further_rows(rules: Rules, paired, limit: int | None = None) -> pd.DataFrame
     df = load_corpus(folder, rules).df
     beyond = df[(df["deal"] > int(paired.sd["deal"].max())) & held_out(df["deal"].to_numpy(), rules.n_seats)]
     return beyond.head(limit).reset_index(drop=True) if limit is not None else beyond.reset_index(drop=True)
-
 
 
 def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: int = 10, span: int = 300,
