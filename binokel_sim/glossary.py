@@ -107,6 +107,20 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "realised_if_made": ("made, unresolved counted made", "The realised make rate with every deal the solve "
                                                           "budget left unresolved counted as made."),
     "gap": ("made - predicted", "Realised minus predicted: near 0 for a calibrated advisor."),
+    "further_n": ("further questions", "Real-play calibration: questions of further deals (open cards only) whose "
+                                       "predictions fall in the bin."),
+    "further_deals": ("further deals", "The distinct further deals behind them (fewer than 30: the bin is left "
+                                       "uncorrected)."),
+    "beta": ("slope", "How far a single-dummy outcome follows the open-card outcome of the same question in the bin "
+                      "(the control's weight)."),
+    "gap_controlled": ("made - predicted, luck taken out", "The gap with the held-out deals' luck taken out: less "
+                                                            "how much more (or less) often their bids were made with "
+                                                            "open cards than the further deals' were."),
+    "gap_controlled_se": ("its standard error", "Standard error of the gap with the luck taken out (clustered by "
+                                                "deal, the further deals' share included)."),
+    "realised_controlled": ("made, luck taken out", "Predicted P(make) plus the gap with the luck taken out."),
+    "controlled_lo": ("made, luck taken out, 95 % low", "Lower end of its normal 95 % interval."),
+    "controlled_hi": ("made, luck taken out, 95 % high", "Upper end of its normal 95 % interval."),
     "bin_from": ("predicted from", "Lower edge of the bin of predicted P(make)."),
     "bin_to": ("predicted to", "Upper edge of the bin."),
     "figure": ("figure", "The quantity on the row; those with a name of their own (Tapp value, Tapp meld gain, sure "
@@ -118,7 +132,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "deals": ("deals", "Distinct deals behind the bin's questions (a deal asked about several bids counts once)."),
     "within_2pp": ("within 2 points", "Whether the realised make rate lies within 2 percentage points of the "
                                       "predicted P(make) (where totals are open: of the range from open totals "
-                                      "counted failed to counted made)."),
+                                      "counted failed to counted made; for the real-play model, the gap with "
+                                      "the held-out deals' luck taken out)."),
     "item": ("item", "A provenance item: what produced the report."),
     "setting": ("setting", "The provenance item's value in this run."),
     "declared": ("meld points declared", "Mean meld points the seat has declared by the end of the trick (two-hand "
