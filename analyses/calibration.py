@@ -317,7 +317,6 @@ def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
                         questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False,
-                        play: str = "double-dummy", min_deals: int | None = None, further: int | None = None
                         ) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
@@ -325,11 +324,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``questions="one"``: deal ``d`` is asked one bid, ``ladder[d mod len(ladder)]`` (independent outcomes);
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
-    ``play="single-dummy"``: ``binokel bid --play single-dummy``'s model, fitted on the training deals of the
-    single-dummy corpus ``corpus`` (a folder, default the shipped one, or its rows read already:
-    :class:`.sd_instant.Paired`; ``min_deals``: the deals it must hold), judged on its held-out deals as played
-    single-dummy at every seat, each decile also with the control of ``further`` more deals' open-card outcomes
-    (:func:`.sd_calibration.sd_calibration`).
+    The model of ``bid --play single-dummy`` is scored by :func:`.sd_calibration.sd_calibration`.
     """
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.study import row_bounds
@@ -338,12 +333,6 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     rules = as_rules(rules)
     if questions not in ("one", "ladder"):
         raise InputError(f"questions: expected one or ladder, got {questions!r}")
-    if play == "single-dummy":
-        from .sd_calibration import sd_calibration
-
-        return sd_calibration(rules, corpus, questions, bins, span, progress, min_deals, further)
-    if play != "double-dummy":
-        raise InputError(f"play: expected double-dummy or single-dummy, got {play!r}")
     model = model or load_instant(rules)
     if model is None:
         raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
@@ -356,7 +345,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     table = reliability(pred, made, deal, bins, made_hi)
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())
-    table.attrs.update({"study": "calibration", "tier": "instant", "play": play, "rules": rules.name, "held_out": which,
+    table.attrs.update({"study": "calibration", "tier": "instant", "play": "double-dummy", "rules": rules.name,
+                        "held_out": which,
                         "questions": questions, "bids": [int(bids.min()), int(bids.max())],
                         **brier(pred, made, deal), "model": model.provenance,
                         "max_abs_gap": float(table["gap"].abs().max())})

@@ -90,7 +90,7 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
                                         "single-dummy at every seat, and by a single-dummy soloist against "
                                         "open-card defenders; 95 % Wilson bands; the dotted line: made 80 % of "
                                         "the time (the safe bid where a line crosses it)"))
-    from .calibration import instant_calibration
+    from .sd_calibration import sd_calibration
     from .sd_instant import MIN_DEALS, pair
 
     try:  # the double-dummy corpus rows of the same deals, read once for the safe bids and the calibration
@@ -100,7 +100,7 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
         return s
     s.text.extend(_safe_bid_text(rules, p, s))
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
-        cal = instant_calibration(rules, corpus=p, questions="ladder", play="single-dummy")
+        cal = sd_calibration(rules, p, questions="ladder")
         a = cal.attrs
         s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
                       f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "

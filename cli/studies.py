@@ -127,8 +127,13 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
     if play == "single-dummy" and tier != "instant":
         raise InputError(f"--play single-dummy: the {tier} tier plays open cards only (use --tier instant)")
     if tier == "instant":
-        table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress,
-                                        play=play)
+        if play == "single-dummy":
+            from binokel_sim.analyses.sd_calibration import sd_calibration
+
+            table = sd_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress)
+        else:
+            table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span,
+                                            progress=scale.progress)
     elif tier == "checked":
         table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:

@@ -198,11 +198,12 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
         si.fit_sd(r, tmp_path)
     # Calibrated like the double-dummy model: the held-out deals' ladder, judged on the single-dummy totals.
-    from binokel_sim.analyses.calibration import instant_calibration, soloist_hands
+    from binokel_sim.analyses.calibration import soloist_hands
+    from binokel_sim.analyses.sd_calibration import sd_calibration
     from binokel_sim.evaluation.ladder import outcomes
     from binokel_sim.evaluation.study import parts_of
 
-    cal = instant_calibration(r, tmp_path, questions="ladder", play="single-dummy", min_deals=600, further=30)
+    cal = sd_calibration(r, tmp_path, questions="ladder", min_deals=600, further=30)
     a = cal.attrs
     assert a["play"] == "single-dummy" and a["deals"] == 50 and a["n"] == 50 * 31
     assert "50 held-out deals of the single-dummy corpus" in a["held_out"]
@@ -221,7 +222,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     # The corpora read once (as the report does) give the same model and the same table as the folder.
     paired = si.paired_rows(r, tmp_path)
     assert (paired.held, len(paired.dd), paired.folder) == (600, 600, tmp_path)
-    again = instant_calibration(r, paired, questions="ladder", play="single-dummy", min_deals=600, further=30)
+    again = sd_calibration(r, paired, questions="ladder", min_deals=600, further=30)
     assert again.attrs["brier"] == a["brier"] and again.attrs["model"]["corpus"] == a["model"]["corpus"]
     pd.testing.assert_frame_equal(again, cal)
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
@@ -301,7 +302,7 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     assert b["safe_bid"] == want["safe_bid"] and b["bids"][0]["p_make"] == pytest.approx(want["bids"]["p_make"][0])
 
 
-def test_the_stored_answers_are_the_calibrations_own(monkeypatch, tmp_path):
+def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_path):
     # store_sd keeps the model's answers to every question sd_calibration asks (its held-out deals, then the
     # further ones) under the model's own name; sd_calibration then reads them and solves nothing.
     from binokel_sim.analyses import calibration
@@ -326,6 +327,18 @@ def test_the_stored_answers_are_the_calibrations_own(monkeypatch, tmp_path):
     monkeypatch.setattr(calibration, "predict", no_solving)
     pd.testing.assert_frame_equal(sdc.sd_calibration(r, paired, min_deals=600), afresh)
     assert afresh["further_n"].sum() == 12 * 31 and afresh.attrs["deals"] == 50
+    # The command prints the table in words and says what the controlled gap is.
+    from clitools import run_cli
+
+    monkeypatch.setattr(sdc, "sd_calibration", lambda *args, **kwargs: afresh)
+    code, out, _ = run_cli(capsys, "calibrate", "--play", "single-dummy")
+    head = out.splitlines()
+    assert code == 0
+    assert head[0].startswith("# calibration of the instant tier, single-dummy play: rules standard, 50 held-out")
+    assert head[1] == ("# gap_controlled: each decile's gap with the held-out deals' luck taken out by the open-card "
+                       "outcomes of 12 further held-out deals of the double-dummy corpus (deals 601..623) (the same "
+                       f"questions, open cards); largest {afresh.attrs['max_abs_gap_controlled']:.3f}")
+    assert "made - predicted, luck taken out" in head[2]
 
 
 def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monkeypatch, tmp_path):
