@@ -346,8 +346,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())
     table.attrs.update({"study": "calibration", "tier": "instant", "play": "double-dummy", "rules": rules.name,
-                        "held_out": which,
-                        "questions": questions, "bids": [int(bids.min()), int(bids.max())],
+                        "held_out": which, "questions": questions, "bids": [int(bids.min()), int(bids.max())],
                         **brier(pred, made, deal), "model": model.provenance,
                         "max_abs_gap": float(table["gap"].abs().max())})
     return table

@@ -105,6 +105,18 @@ def further_rows(rules: Rules, paired, limit: int | None = None) -> pd.DataFrame
     return beyond.head(limit).reset_index(drop=True) if limit is not None else beyond.reset_index(drop=True)
 
 
+def _judged_rows(rules: Rules, paired, further: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the held-out rows with their single-dummy totals, the further deals' open-card rows): the deals
+    :func:`sd_calibration` asks about, in the order :func:`store_sd` stores their answers (one key for both)."""
+    from binokel_sim.evaluation.instant import held_out
+
+    from .sd_instant import sd_frame
+
+    df = sd_frame(paired.dd, paired.sd)
+    return df[held_out(df["deal"].to_numpy(), rules.n_seats)].reset_index(drop=True), \
+        further_rows(rules, paired, further)
+
+
 def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: int = 10, span: int = 300,
                    progress: bool = False, min_deals: int | None = None, further: int | None = None
                    ) -> pd.DataFrame:
@@ -122,11 +134,12 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
 
     if questions not in ("one", "ladder"):
         raise InputError(f"questions: expected one or ladder, got {questions!r}")
-    paired = read_sd(rules, corpus, min_deals=min_deals or MIN_DEALS)
-    model, rows = fit_sd(rules, paired, min_deals=min_deals or MIN_DEALS)
+    need = min_deals or MIN_DEALS
+    paired = read_sd(rules, corpus, min_deals=need)
+    model, _ = fit_sd(rules, paired, min_deals=need)
+    rows, extra = _judged_rows(rules, paired, further)
     if len(rows) < 2:
         raise InputError(f"single-dummy corpus: {len(rows)} held-out deals, need 2")
-    extra = further_rows(rules, paired, further)
     both = pd.concat([rows, extra], ignore_index=True)  # single-dummy totals, then open-card ones
     idx, bids = asked_questions(rules, both, questions, span)
     ladder = np.unique(bids)
@@ -151,16 +164,12 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
 def store_sd(rules: Rules, model, paired, span: int = 300, progress: bool = False):
     """Compute and store ``model``'s answers to the questions :func:`sd_calibration` asks (its held-out deals
     and every further one, over ``span``): minutes of the drawn ladder, once, beside the model."""
-    from binokel_sim.evaluation.instant import held_out
     from binokel_sim.evaluation.instant_store import save_predictions
     from binokel_sim.scoring import bid_ladder
 
     from .calibration import predict, soloist_hands
-    from .sd_instant import sd_frame
 
-    df = sd_frame(paired.dd, paired.sd)
-    both = pd.concat([df[held_out(df["deal"].to_numpy(), rules.n_seats)], further_rows(rules, paired)],
-                     ignore_index=True)
+    both = pd.concat(_judged_rows(rules, paired), ignore_index=True)
     ladder = bid_ladder(rules, rules.bidding.min_bid + span)
     hands, seat = soloist_hands(both)
     return save_predictions(model, hands, seat, ladder, predict(rules, model, hands, seat, ladder, progress))

@@ -302,6 +302,14 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     assert b["safe_bid"] == want["safe_bid"] and b["bids"][0]["p_make"] == pytest.approx(want["bids"]["p_make"][0])
 
 
+def _twelve_further_deals(monkeypatch) -> None:
+    """The calibration's control from 12 further deals instead of 9 000 (a few seconds of the drawn ladder)."""
+    from binokel_sim.analyses import sd_calibration as sdc
+
+    every = sdc.further_rows
+    monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
+
+
 def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_path):
     # store_sd keeps the model's answers to every question sd_calibration asks (its held-out deals, then the
     # further ones) under the model's own name; sd_calibration then reads them and solves nothing.
@@ -313,8 +321,7 @@ def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_pa
     _fixture_corpus(tmp_path / "sd", 600)
     paired = si.paired_rows(r, tmp_path / "sd")
     model, _ = si.fit_sd(r, paired, min_deals=600)
-    every = sdc.further_rows
-    monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
+    _twelve_further_deals(monkeypatch)
     afresh = sdc.sd_calibration(r, paired, min_deals=600)
     monkeypatch.setattr(instant_store, "STORE_DIR", tmp_path / "store")
     sdc.store_sd(r, model, paired)
@@ -352,8 +359,7 @@ def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monke
     for module in (sc, si):
         monkeypatch.setattr(module, "SHIPPED", tmp_path / "sd")
     monkeypatch.setattr(si, "MIN_DEALS", 600)
-    every = sdc.further_rows
-    monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
+    _twelve_further_deals(monkeypatch)
     s = real_play_section(r)
     words = next(t for t in s.text if t.startswith("`binokel bid --play single-dummy` answers"))
     cal = sdc.sd_calibration(r, si.paired_rows(r), min_deals=600)
