@@ -71,13 +71,14 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
                   f"sampled deals per decision, rules {rules.name}): single-dummy play at every seat changes the "
                   f"soloist's total by {gap['mean']:+.1f} points on average (95 % interval {lo:+.1f} to {hi:+.1f}, "
                   f"SE {gap['se']:.1f}). On {f.loc['sd', 'share']:.1%} ± {f.loc['sd', 'se']:.1%} of the deals whose "
-                  f"open-card total makes the minimum bid (n = {int(f.loc['sd', 'n'])}), single-dummy play fails the "
-                  "highest bid the open-card total makes.")
+                  f"open-card total makes the minimum bid (n = {int(f.loc['sd', 'n'])}), single-dummy play at every "
+                  "seat fails the highest bid the open-card total makes; the blind soloist against open-card defenders "
+                  f"fails it on {f.loc['sd_solo', 'share']:.1%} ± {f.loc['sd_solo', 'se']:.1%}.")
     shown = t.reset_index().replace({"figure": {**WORDS, "sd - open": "single-dummy minus open cards",
                                                 "sd_solo - open": "single-dummy soloist minus open cards",
                                                 "sd - sd_solo": "every seat minus soloist alone"}})
     s.tables.append(("The soloist's mean total under each way of play and the paired differences (points, ± SE)",
-                     shown.rename(columns={"figure": "play"}).round({"mean": 1, "se": 1})))
+                     shown.rename(columns={"figure": "play"})))
     lad = ladder_frame(rules, rows)
     fig = ch.line_chart(lad, "bid", "p_make", "play", "P(make) by bid: open cards against single-dummy play",
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
@@ -113,9 +114,9 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
         shown = cal[["bin_from", "bin_to", "n", "deals", "predicted", "realised", "realised_se", "gap", "further_n",
                      "gap_controlled", "gap_controlled_se"]]
         s.tables.append(("`binokel bid --play single-dummy`: predicted against realised P(make) on the held-out "
-                         "deals, by deciles of the prediction (SE clustered by deal); gap_controlled: the gap with "
-                         "the held-out deals' luck taken out by the open-card outcomes of further_n questions of "
-                         "further deals", shown.round(3)))
+                         "deals, by deciles of the prediction (SE clustered by deal); *luck taken out*: the gap "
+                         "with the held-out deals' luck taken out by the open-card outcomes of the further "
+                         "questions, those of further deals", shown.round(3)))
     return s
 
 
@@ -130,16 +131,17 @@ def _safe_bid_text(rules: Rules, p: Paired, s: Section) -> list[str]:
                      t.round({"p_make_at_open_safe": 3, "se": 3})))
     a = t[t["melds"] == "all"].set_index("play")
     o, e, d = (a.loc[WORDS[k]] for k in ("open", "sd", "sd_solo"))
-    if pd.isna(o["safe"]):
+    if pd.isna(o["safe_bid"]):
         return ["No bid is made 80 % of the time with open cards, so there is no safe bid to compare."]
 
     def bid(x) -> str:
         return "none" if pd.isna(x) else f"{x:.0f}"
 
-    return [f"What it means for the safe bid (any hand, n = {int(o['n'])}): with open cards it is {bid(o['safe'])} "
-            f"(range {bid(o['safe_lo'])}-{bid(o['safe_hi'])}); played single-dummy at every seat {bid(e['safe'])} "
-            f"({bid(e['safe_lo'])}-{bid(e['safe_hi'])}), the blind soloist against open-card defenders "
-            f"{bid(d['safe'])} ({bid(d['safe_lo'])}-{bid(d['safe_hi'])}). The open-card safe bid is made "
+    return [f"What it means for the safe bid (any hand, n = {int(o['n'])}): with open cards it is {bid(o['safe_bid'])} "
+            f"(range {bid(o['safe_bid_lo'])}-{bid(o['safe_bid_hi'])}); played single-dummy at every seat "
+            f"{bid(e['safe_bid'])} "
+            f"({bid(e['safe_bid_lo'])}-{bid(e['safe_bid_hi'])}), the blind soloist against open-card defenders "
+            f"{bid(d['safe_bid'])} ({bid(d['safe_bid_lo'])}-{bid(d['safe_bid_hi'])}). The open-card safe bid is made "
             f"{e['p_make_at_open_safe']:.1%} ± {e['se']:.1%} of the time single-dummy and "
             f"{d['p_make_at_open_safe']:.1%} ± {d['se']:.1%} against open-card defenders "
             f"({o['p_make_at_open_safe']:.1%} with open cards): a real table lies between the two."]
@@ -150,8 +152,8 @@ def safe_bids(rules: Rules, dd: pd.DataFrame, sd: pd.DataFrame, confidence: floa
     """The safe bid and the ceiling of the same deals with open cards (``dd``: double-dummy corpus rows) and played
     single-dummy (``sd``: the single-dummy corpus's rows of those deals, both of its ways), as the report's bid
     table defines them (going out after the Tapp included, :func:`.bid_levels.levels`), for every hand and by meld
-    class (from ``min_n`` deals). Each with the bids its sampling error cannot tell apart (``safe_lo``..``safe_hi``)
-    and how often the open-card safe bid is made that way (± SE)."""
+    class (from ``min_n`` deals). Each with the bids its sampling error cannot tell apart
+    (``safe_bid_lo``..``safe_bid_hi``) and how often the open-card safe bid is made that way (± SE)."""
     from binokel_sim.evaluation.ladder import bid_table
     from binokel_sim.evaluation.study import parts_of
 
@@ -170,8 +172,8 @@ def safe_bids(rules: Rules, dd: pd.DataFrame, sd: pd.DataFrame, confidence: floa
         for way, rows in ways.items():
             lv = levels(rules, rows[sel], confidence)
             safe_open = lv["safe_bid"] if way == "open" else safe_open
-            row = {"melds": label, "play": WORDS[way], "n": int(sel.sum()), "safe": lv["safe_bid"],
-                   "safe_lo": lv["safe_bid_lo"], "safe_hi": lv["safe_bid_hi"], "ceiling": lv["ceiling_bid"],
+            row = {"melds": label, "play": WORDS[way], "n": int(sel.sum()), "safe_bid": lv["safe_bid"],
+                   "safe_bid_lo": lv["safe_bid_lo"], "safe_bid_hi": lv["safe_bid_hi"], "ceiling_bid": lv["ceiling_bid"],
                    "p_make_at_open_safe": np.nan, "se": np.nan}
             if safe_open is not None:
                 t = bid_table(rules, parts_of(rows[sel]), np.array([safe_open]))

@@ -100,16 +100,22 @@ def _real_play_lines(sections: list[Section]) -> list[str]:
         return []
     g = tot.set_index("play")
     a = safe[safe["melds"] == "all"].set_index("play")
-    if len(a) < 3 or pd.isna(a.loc[WORDS["open"], "safe"]):
+    if len(a) < 3 or pd.isna(a.loc[WORDS["open"], "safe_bid"]):
         return []
     e, d = a.loc[WORDS["sd"]], a.loc[WORDS["sd_solo"]]
     both, alone = g.loc["single-dummy minus open cards"], g.loc["single-dummy soloist minus open cards"]
     return [f"- **At a real table** (the same {int(g['n'].iloc[0]):,} deals played single-dummy: each seat sees only"
-            f" its own hand, the Tapp and the melds): the soloist's total changes by {pm(both['mean'], both['se'])}"
-            f" points with every seat single-dummy and by {pm(alone['mean'], alone['se'])} alone against seeing"
-            f" defenders; the open-card safe bid of {_bid(a.loc[WORDS['open'], 'safe'])} is made"
-            f" {e['p_make_at_open_safe']:.0%} and {d['p_make_at_open_safe']:.0%} of the time (section *Open cards"
+            f" its own hand, the Tapp and the melds): the soloist's total changes by {_signed(both)} points with"
+            f" every seat single-dummy and by {_signed(alone)} alone against seeing"
+            f" defenders; the open-card safe bid of {_bid(a.loc[WORDS['open'], 'safe_bid'])} is made"
+            f" {e['p_make_at_open_safe']:.0%} of the time with every seat single-dummy and"
+            f" {d['p_make_at_open_safe']:.0%} by the blind soloist (section *Open cards"
             " against real play*)."]
+
+
+def _signed(row) -> str:
+    """A paired difference with its sign: ``+11.15 ± 0.42``."""
+    return ("+" if row["mean"] > 0 else "") + pm(row["mean"], row["se"])
 
 
 def _bid(b) -> str:

@@ -57,6 +57,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "ceiling_expected_score": ("expected score at the ceiling", "Expected score when bidding the ceiling."),
     "ceiling_expected_score_se": ("its standard error", "Standard error of the expected score at the ceiling."),
     "safe_bid": ("safe bid", "Highest bid made at least 80 % of the time."),
+    "p_make_at_open_safe": ("P(make) of the open-card safe bid", "How often the safe bid of the same deals played "
+                                                                 "with open cards is made under the row's way of "
+                                                                 "play."),
     "safe_p_make": ("P(make) at the safe bid", "Share of the class's deals made when bidding its safe bid: at "
                                                "least 0.8 by the safe bid's definition; how far above 0.8 says how "
                                                "much room is left before the next bid step."),

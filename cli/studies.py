@@ -143,7 +143,8 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
     if out is not None:
         write_table(table, out)
     if charts is not None:
-        write_figure(cal.chart(table, f"Calibration ({tier}), {rules.name}, n = {n}"),
+        played = ", single-dummy play" if play == "single-dummy" else ""
+        write_figure(cal.chart(table, f"Calibration of the {tier} tier{played}\n{rules.name}, n = {n:,}"),
                      Path(charts) / f"calibration.{chart_format}")
     if as_json:
         echo_json({**a, "table": table.to_dict(orient="records")})

@@ -102,3 +102,34 @@ def test_readme_api_example_runs():
     runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.attempted == 6 and result.failed == 0
+
+
+def test_readme_real_table_figures_are_the_shipped_studys():
+    # The README quotes the shipped single-dummy study: every figure of its paragraph is recomputed here.
+    from binokel_sim.analyses.play_gap import fail_share, make_table, totals
+    from binokel_sim.analyses.report_realplay import WORDS, safe_bids
+    from binokel_sim.analyses.sd_corpus import SHIPPED, load_sd_corpus
+    from binokel_sim.analyses.sd_instant import paired_rows
+    from binokel_sim.rules import load_rules
+
+    r = load_rules("standard")
+    text = " ".join(section("Where the numbers come from").split())
+    _, rows = load_sd_corpus(SHIPPED)
+    t = totals(rows).set_index("figure")
+    both, alone = t.loc["sd - open"], t.loc["sd_solo - open"]
+    lo, hi = both["mean"] - 1.96 * both["se"], both["mean"] + 1.96 * both["se"]
+    assert f"plays {len(rows):,} of those deals".replace(",", " ") in text
+    assert f"**{both['mean']:+.1f} ± {both['se']:.1f}** points more than with open cards (95 % interval " \
+           f"{lo:+.1f} to {hi:+.1f})" in text
+    assert f"he scores **{alone['mean']:+.1f} ± {alone['se']:.1f}**" in text
+    p = make_table(r, rows).set_index("bid").loc[200]
+    assert f"P(make) at 200: {p['p_make_open']:.3f} with open cards, {p['p_make_sd']:.3f} every seat " \
+           f"single-dummy, {p['p_make_sd_solo']:.3f} the blind soloist" in text
+    f = fail_share(r, rows).set_index("mode")
+    assert f"on {100 * f.loc['sd', 'share']:.1f} ± {100 * f.loc['sd', 'se']:.1f} % of the deals " \
+           f"({100 * f.loc['sd_solo', 'share']:.1f} ± {100 * f.loc['sd_solo', 'se']:.1f} % against seeing" in text
+    paired = paired_rows(r)
+    a = safe_bids(r, paired.dd, paired.sd).query("melds == 'all'").set_index("play")
+    assert f"the open-card safe bid of {a.loc[WORDS['open'], 'safe_bid']:.0f} is made " \
+           f"{100 * a.loc[WORDS['sd'], 'p_make_at_open_safe']:.1f} % of the time single-dummy, " \
+           f"{100 * a.loc[WORDS['sd_solo'], 'p_make_at_open_safe']:.1f} % by the blind soloist" in text

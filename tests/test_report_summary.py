@@ -100,10 +100,11 @@ def test_the_real_play_bullet_reads_the_sections_tables():
     tot = pd.DataFrame({"play": ["single-dummy minus open cards", "single-dummy soloist minus open cards"],
                         "mean": [11.1, -4.7], "se": [0.8, 0.3], "n": [690, 690]})
     safe = pd.DataFrame({"melds": ["all"] * 3, "play": [WORDS[k] for k in ("open", "sd", "sd_solo")],
-                         "safe": [180, 190, 180], "p_make_at_open_safe": [0.828, 0.877, 0.815]})
+                         "safe_bid": [180, 190, 180], "p_make_at_open_safe": [0.828, 0.877, 0.815]})
     s = Section("real-play", "Open cards against real play",
                 tables=[("The soloist's mean total under each way of play", tot), ("The safe bid (made ...)", safe)])
     (line,) = _real_play_lines([s])
-    assert "the same 690 deals" in line and "safe bid of 180 is made 88% and 82% of the time" in line
-    assert "11.1" in line and "-4.7" in line
+    assert "the same 690 deals" in line
+    assert "safe bid of 180 is made 88% of the time with every seat single-dummy and 82% by the blind soloist" in line
+    assert "changes by +11.10 ± 0.80 points with every seat single-dummy and by -4.70 ± 0.30 alone" in line
     assert _real_play_lines([Section("real-play", "x", text=["Not measured"])]) == []

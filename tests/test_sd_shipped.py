@@ -1,0 +1,85 @@
+"""The shipped ``standard`` single-dummy corpus and what is fitted on it: whole, unchanged, and reproduced."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from binokel_sim.analyses import sd_corpus as sc
+from binokel_sim.analyses import sd_instant as si
+from binokel_sim.analyses.play_gap import GapSettings, gap_chunk
+from binokel_sim.evaluation.instant import load_instant
+from binokel_sim.provenance import KEY_DIGITS, rules_hash
+from binokel_sim.rules import load_rules
+from binokel_sim.runner import Chunk, Job
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return sc.load_sd_corpus(sc.SHIPPED)
+
+
+def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped):
+    m, rows = shipped
+    r = load_rules("standard")
+    assert (m["play"], m["worlds"], m["seed"], m["deals"], m["tolerance"]) == ("single-dummy", 20, 1, 2000, 0.5)
+    assert m["rules_hash"] == rules_hash(r, digits=KEY_DIGITS)
+    assert rows["deal"].tolist() == list(range(2000))
+    for c in m["chunks"]:
+        assert hashlib.sha256((sc.SHIPPED / c["file"]).read_bytes()).hexdigest() == c["sha256"], c["file"]
+    # Deal i is the double-dummy corpus's deal i: the pairing checks the soloist and the open-card total.
+    paired = si.paired_rows(r)
+    assert paired.held == 2000 and len(paired.sd) == 2000
+
+
+def test_the_cheapest_shipped_deals_replay_to_the_same_rows(shipped):
+    # Same seed, same rows, on any machine: the two deals that cost least are played again, all three ways.
+    m, rows = shipped
+    r = load_rules("standard")
+    settings = GapSettings(worlds=m["worlds"], tolerance=m["tolerance"])
+    for d in rows.nsmallest(2, "seconds")["deal"]:
+        job = Job("play-gap", gap_chunk, n=1, seed=m["seed"], rules=r, params=settings)
+        again = gap_chunk(job, Chunk(0, int(d), int(d) + 1))
+        want = rows[rows["deal"] == d].drop(columns="seconds").reset_index(drop=True)
+        pd.testing.assert_frame_equal(again, want, check_dtype=False)
+
+
+def test_the_stored_real_play_model_is_the_fit_on_the_shipped_corpus():
+    r = load_rules("standard")
+    stored = load_instant(r, play="single-dummy")
+    fitted, _ = si.fit_sd(r)
+    assert stored == fitted and stored.play == "single-dummy" and stored.drawn
+
+
+def test_the_stored_real_play_answers_are_the_models_own():
+    # calibrate --play single-dummy reads the model's answers from a stored file: a sample recomputed here
+    # through the drawn ladder must be the same numbers.
+    from binokel_sim.analyses.calibration import predict, soloist_hands
+    from binokel_sim.analyses.sd_calibration import _judged_rows
+    from binokel_sim.evaluation.instant_store import load_predictions
+    from binokel_sim.scoring import bid_ladder
+
+    r = load_rules("standard")
+    m = load_instant(r, play="single-dummy")
+    both = pd.concat(_judged_rows(r, si.paired_rows(r)), ignore_index=True)
+    ladder = bid_ladder(r, r.bidding.min_bid + 300)
+    hands, seat = soloist_hands(both)
+    stored = load_predictions(m, hands, seat, ladder)
+    assert stored is not None and stored.shape == (len(both), 31)
+    pick = np.random.default_rng(37).choice(len(both), 6, replace=False)
+    assert stored[pick] == pytest.approx(predict(r, m, hands[pick], seat[pick], ladder), abs=1e-12)
+    # These are the open-card model's held-out questions too (its held-out deals, in order), and its own store
+    # still answers them with its own numbers: the real-play store was written beside it, not over it.
+    open_card = load_predictions(load_instant(r), hands, seat, ladder)
+    assert open_card is not None and np.abs(open_card - stored).max() > 0.05
+
+
+def test_the_manifests_totals_are_its_chunks_sums(shipped):
+    # The cost figures the docs quote (CPU seconds, search nodes) are the sums of what each chunk recorded.
+    m, rows = shipped
+    assert m["nodes"] == sum(c["nodes"] for c in m["chunks"]) == (rows["sd_nodes"] + rows["sd_solo_nodes"]).sum()
+    assert m["cpu_seconds"] == pytest.approx(sum(c["cpu_seconds"] for c in m["chunks"]), abs=0.01)
+    assert sum(c["rows"] for c in m["chunks"]) == len(rows) == m["deals"]
