@@ -139,8 +139,8 @@ def _safe_bid_text(rules: Rules, p: Paired, s: Section) -> list[str]:
 
     return [f"What it means for the safe bid (any hand, n = {int(o['n'])}): with open cards it is {bid(o['safe_bid'])} "
             f"(range {bid(o['safe_bid_lo'])}-{bid(o['safe_bid_hi'])}); played single-dummy at every seat "
-            f"{bid(e['safe_bid'])} "
-            f"({bid(e['safe_bid_lo'])}-{bid(e['safe_bid_hi'])}), the blind soloist against open-card defenders "
+            f"{bid(e['safe_bid'])} ({bid(e['safe_bid_lo'])}-{bid(e['safe_bid_hi'])}), the blind soloist against "
+            "open-card defenders "
             f"{bid(d['safe_bid'])} ({bid(d['safe_bid_lo'])}-{bid(d['safe_bid_hi'])}). The open-card safe bid is made "
             f"{e['p_make_at_open_safe']:.1%} ± {e['se']:.1%} of the time single-dummy and "
             f"{d['p_make_at_open_safe']:.1%} ± {d['se']:.1%} against open-card defenders "
