@@ -121,7 +121,7 @@ def test_readme_real_table_figures_are_the_shipped_studys():
     assert f"plays {len(rows):,} of those deals".replace(",", " ") in text
     assert f"**{both['mean']:+.1f} ± {both['se']:.1f}** points more than with open cards (95 % interval " \
            f"{lo:+.1f} to {hi:+.1f})" in text
-    assert f"he scores **{alone['mean']:+.1f} ± {alone['se']:.1f}**" in text
+    assert f"his total changes by **{alone['mean']:+.1f} ± {alone['se']:.1f}**" in text
     p = make_table(r, rows).set_index("bid").loc[200]
     assert f"P(make) at 200: {p['p_make_open']:.3f} with open cards, {p['p_make_sd']:.3f} every seat " \
            f"single-dummy, {p['p_make_sd_solo']:.3f} the blind soloist" in text
