@@ -32,6 +32,13 @@ def median_ci(x: np.ndarray, draws: int = 2000, seed: int = 1) -> tuple[float, f
     return float(np.median(x)), float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))
 
 
+def sd_seconds(rows) -> np.ndarray:
+    """Each row's CPU seconds of "every seat single-dummy" alone: its seconds split by the two modes' nodes."""
+    nodes_sd, nodes_solo = rows["sd_nodes"].to_numpy(np.float64), rows["sd_solo_nodes"].to_numpy(np.float64)
+    share = np.divide(nodes_sd, nodes_sd + nodes_solo, out=np.full(len(rows), 0.5), where=nodes_sd + nodes_solo > 0)
+    return rows["seconds"].to_numpy(np.float64) * share
+
+
 def replay(m: dict, rows, n: int) -> dict:
     """``n`` random played deals of the corpus played again every seat single-dummy: CPU seconds now and recorded."""
     import time
@@ -45,7 +52,7 @@ def replay(m: dict, rows, n: int) -> dict:
     g = rows[rows["played"]].reset_index(drop=True)
     pick = np.sort(np.random.default_rng(1).choice(len(g), n, replace=False))
     settings = GapSettings(worlds=m["worlds"], tolerance=m["tolerance"])
-    now, then = [], []
+    now = []
     for j in pick:
         row = g.iloc[j]
         d = int(row["deal"])
@@ -54,8 +61,7 @@ def replay(m: dict, rows, n: int) -> dict:
         now.append(time.thread_time() - t0)
         if r["nodes"] != row["sd_nodes"]:
             raise SystemExit(f"deal {d}: {r['nodes']} nodes, the corpus records {row['sd_nodes']}")
-        then.append(float(row["seconds"]) * row["sd_nodes"] / max(1, row["sd_nodes"] + row["sd_solo_nodes"]))
-    now_a, then_a = np.array(now), np.array(then)
+    now_a, then_a = np.array(now), sd_seconds(g.iloc[pick])
     med = median_ci(now_a)
     return {"deals": [int(g.iloc[j]["deal"]) for j in pick], "cpu_s_now": [round(x, 2) for x in now],
             "median_now": round(med[0], 1), "median_now_ci95": [round(med[1], 1), round(med[2], 1)],
@@ -72,9 +78,7 @@ def main() -> None:
     m, rows = load_sd_corpus(a.corpus)
     g = rows[rows["played"]]
     sec = g["seconds"].to_numpy(np.float64)
-    nodes_sd, nodes_solo = g["sd_nodes"].to_numpy(np.float64), g["sd_solo_nodes"].to_numpy(np.float64)
-    share = np.divide(nodes_sd, nodes_sd + nodes_solo, out=np.full(len(g), 0.5), where=nodes_sd + nodes_solo > 0)
-    sd_alone = median_ci(sec * share)
+    sd_alone = median_ci(sd_seconds(g))
     top = np.sort(sec)[::-1][: max(1, len(sec) // 20)]
     again = replay(m, rows, a.replay) if a.replay else None
     print(json.dumps({

@@ -10,7 +10,7 @@ import pytest
 
 from binokel_sim.analyses import sd_corpus as sc
 from binokel_sim.analyses import sd_instant as si
-from binokel_sim.analyses.play_gap import GapSettings, gap_chunk
+from binokel_sim.analyses.play_gap import GapSettings
 from binokel_sim.evaluation.instant import load_instant
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import load_rules
@@ -22,7 +22,13 @@ def shipped():
     return sc.load_sd_corpus(sc.SHIPPED)
 
 
-def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped):
+@pytest.fixture(scope="module")
+def paired():
+    """The shipped corpus joined with the double-dummy corpus's rows of the same deals, read once."""
+    return si.paired_rows(load_rules("standard"))
+
+
+def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped, paired):
     m, rows = shipped
     r = load_rules("standard")
     assert (m["play"], m["worlds"], m["seed"], m["deals"], m["tolerance"]) == ("single-dummy", 20, 1, 2000, 0.5)
@@ -31,30 +37,29 @@ def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped):
     for c in m["chunks"]:
         assert hashlib.sha256((sc.SHIPPED / c["file"]).read_bytes()).hexdigest() == c["sha256"], c["file"]
     # Deal i is the double-dummy corpus's deal i: the pairing checks the soloist and the open-card total.
-    paired = si.paired_rows(r)
     assert paired.held == 2000 and len(paired.sd) == 2000
 
 
 def test_the_cheapest_shipped_deals_replay_to_the_same_rows(shipped):
-    # Same seed, same rows, on any machine: the two deals that cost least are played again, all three ways.
+    # Same seed, same rows, on any machine: the two deals that cost least are played again, all three ways,
+    # through the build's own task.
     m, rows = shipped
-    r = load_rules("standard")
-    settings = GapSettings(worlds=m["worlds"], tolerance=m["tolerance"])
+    params = sc.SdParams(GapSettings(worlds=m["worlds"], tolerance=m["tolerance"]), offset=0)
+    job = Job("play-gap", sc.sd_task, n=m["deals"], seed=m["seed"], rules=load_rules("standard"), params=params)
     for d in rows.nsmallest(2, "seconds")["deal"]:
-        job = Job("play-gap", gap_chunk, n=1, seed=m["seed"], rules=r, params=settings)
-        again = gap_chunk(job, Chunk(0, int(d), int(d) + 1))
+        again = sc.sd_task(job, Chunk(0, int(d), int(d) + 1)).drop(columns="seconds")
         want = rows[rows["deal"] == d].drop(columns="seconds").reset_index(drop=True)
         pd.testing.assert_frame_equal(again, want, check_dtype=False)
 
 
-def test_the_stored_real_play_model_is_the_fit_on_the_shipped_corpus():
+def test_the_stored_real_play_model_is_the_fit_on_the_shipped_corpus(paired):
     r = load_rules("standard")
     stored = load_instant(r, play="single-dummy")
-    fitted, _ = si.fit_sd(r)
+    fitted, _ = si.fit_sd(r, paired)
     assert stored == fitted and stored.play == "single-dummy" and stored.drawn
 
 
-def test_the_stored_real_play_answers_are_the_models_own():
+def test_the_stored_real_play_answers_are_the_models_own(paired):
     # calibrate --play single-dummy reads the model's answers from a stored file: a sample recomputed here
     # through the drawn ladder must be the same numbers.
     from binokel_sim.analyses.calibration import predict, soloist_hands
@@ -64,7 +69,7 @@ def test_the_stored_real_play_answers_are_the_models_own():
 
     r = load_rules("standard")
     m = load_instant(r, play="single-dummy")
-    both = pd.concat(_judged_rows(r, si.paired_rows(r)), ignore_index=True)
+    both = pd.concat(_judged_rows(r, paired), ignore_index=True)
     ladder = bid_ladder(r, r.bidding.min_bid + 300)
     hands, seat = soloist_hands(both)
     stored = load_predictions(m, hands, seat, ladder)
