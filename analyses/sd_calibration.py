@@ -117,6 +117,20 @@ def _judged_rows(rules: Rules, paired, further: int | None = None) -> tuple[pd.D
         further_rows(rules, paired, further)
 
 
+def shipped_or_fit(rules: Rules, paired, min_deals: int):
+    """The shipped real-play model where the fit on ``paired`` is that model (up to the rounding of this CPU:
+    :func:`~binokel_sim.evaluation.model_agreement.same_model`), so that its stored answers are read; else
+    the fit itself (another corpus, another model)."""
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.model_agreement import same_model
+
+    from .sd_instant import fit_sd
+
+    fitted, _ = fit_sd(rules, paired, min_deals=min_deals)
+    shipped = load_instant(rules, play="single-dummy")
+    return shipped if same_model(shipped, fitted) else fitted
+
+
 def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: int = 10, span: int = 300,
                    progress: bool = False, min_deals: int | None = None, further: int | None = None
                    ) -> pd.DataFrame:
@@ -130,13 +144,13 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
     from binokel_sim.evaluation.instant import held_out_rule
 
     from .calibration import asked_questions, brier, held_out_predictions, made_outcomes
-    from .sd_instant import MIN_DEALS, fit_sd, read_sd
+    from .sd_instant import MIN_DEALS, read_sd
 
     if questions not in ("one", "ladder"):
         raise InputError(f"questions: expected one or ladder, got {questions!r}")
     need = min_deals or MIN_DEALS
     paired = read_sd(rules, corpus, min_deals=need)
-    model, _ = fit_sd(rules, paired, min_deals=need)
+    model = shipped_or_fit(rules, paired, need)
     rows, extra = _judged_rows(rules, paired, further)
     if len(rows) < 2:
         raise InputError(f"single-dummy corpus: {len(rows)} held-out deals, need 2")

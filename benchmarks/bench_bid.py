@@ -31,9 +31,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -46,6 +43,7 @@ from binokel_sim.melds.scorer import best_trump
 from binokel_sim.rules import load_rules
 from binokel_sim.play.solver import max_points_batch
 from binokel_sim.runner import Scale
+from cli_timing import timed_cli
 
 HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
 
@@ -76,20 +74,12 @@ def random_hands(rules, n: int, seed: int) -> list[str]:
 
 def instant(rules, hands: list[str], play: str = "double-dummy") -> dict:
     """Wall seconds of the whole instant-tier command per hand (after one warm-up run); ``play``: its --play."""
-    exe = shutil.which("binokel") or os.path.join(os.path.dirname(sys.executable), "binokel")
-
-    import resource
-
     cpu: list[float] = []
 
     def timed(args: list[str]) -> float:
-        # CPU seconds too: on a loaded machine the wall time is mostly the wait for a core.
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run([exe, *args], check=True, capture_output=True)
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
-        return time.perf_counter() - t0
+        wall, c = timed_cli(args)
+        cpu.append(c)
+        return wall
 
     timed(["bid", hands[0], "--rules", rules.name, "--play", play, "--json"])  # fill caches
     secs = [timed(["bid", h, "--rules", rules.name, "--play", play, "--json"]) for h in hands]

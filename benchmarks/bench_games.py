@@ -17,16 +17,13 @@ import argparse
 import json
 import os
 import platform
-import resource
-import shutil
-import subprocess
-import sys
 import time
 from typing import Callable, TypeVar
 
 from binokel_sim.game.runs import simulate_auction_games
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
+from cli_timing import timed_cli
 
 
 T = TypeVar("T")
@@ -41,16 +38,7 @@ def timed(fn: Callable[[], T]) -> tuple[T, float, float]:
 
 def version_seconds() -> tuple[float, float]:
     """(wall, CPU) of ``binokel --version`` as a subprocess, the best of three."""
-    exe = shutil.which("binokel") or os.path.join(os.path.dirname(sys.executable), "binokel")
-    best = (float("inf"), float("inf"))
-    for _ in range(3):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run([exe, "--version"], check=True, capture_output=True)
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, (wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
-    return best
+    return min(timed_cli(["--version"]) for _ in range(3))
 
 
 def main() -> None:

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import resource
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+from cli_timing import timed_cli
 
 COMMANDS = {
     "melds": ["melds", "EA E10 EK EO EU GO SU", "--json"],
@@ -33,13 +32,8 @@ _cpu: list[float] = []
 
 def timed(args: list[str], env: dict[str, str]) -> float:
     """Wall seconds of ``binokel ARGS``; its CPU seconds go to ``_cpu``."""
-    exe = shutil.which("binokel") or os.path.join(os.path.dirname(sys.executable), "binokel")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run([exe, *args], env=env, check=True, capture_output=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    _cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    wall, cpu = timed_cli(args, env)
+    _cpu.append(cpu)
     return wall
 
 

@@ -48,7 +48,8 @@ NEUTRAL = {("layout", "kind"): "bid", ("layout", "dealer_sits_out"): False, ("me
            ("bidding", "forehand_must_open"): True, ("bidding", "jump_step"): 0,
            ("surrender", "credit_per_team"): False, ("play", "partner_frees"): False,
            ("play", "beat_led_when_trumped"): False, ("scoring", "round_per_team"): False,
-           ("scoring", "team_trick_keeps_melds"): False, ("game", "decided_by"): "soloist"}
+           ("scoring", "team_trick_keeps_melds"): False, ("game", "decided_by"): "soloist",
+           ("discard", "trumps_shown"): False}
 
 
 #: The digits of :func:`rules_hash` that key a corpus manifest and a fitted model.
@@ -74,6 +75,8 @@ def rules_hash(rules: Any, *, digits: int = 64) -> str:
     for (section, key), value in NEUTRAL.items():
         if d.get(section, {}).get(key, value) == value:
             d.get(section, {}).pop(key, None)
+            if d.get(section) == {}:
+                d.pop(section)  # a section of neutral options only (``discard``): as if it did not exist
     text = json.dumps(d, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:digits]
 

@@ -66,10 +66,7 @@ class Layout:
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """Seats on ``seat``'s side at play (itself included) when ``seat`` is the soloist."""
-        for team in self.teams:
-            if seat in team:
-                return tuple(team)
-        return (seat,)
+        return next((tuple(team) for team in self.teams if seat in team), (seat,))
 
     @functools.cached_property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -234,6 +231,13 @@ class Talon:
 
 
 @dataclass(frozen=True)
+class Discard:
+    """What the table learns of the soloist's lay-away (docs/rules.md §4.1)."""
+    #: Trumps laid away are announced to every seat (False: the lay-away stays the soloist's secret).
+    trumps_shown: bool = False
+
+
+@dataclass(frozen=True)
 class Game:
     target: int
     aus: bool
@@ -259,6 +263,7 @@ class Rules:
     game: Game
     talon: Talon = field(default_factory=Talon)
     calling: Calling = field(default_factory=Calling)
+    discard: Discard = field(default_factory=Discard)
     source: str = field(default="", compare=False)
 
     @property
@@ -286,7 +291,8 @@ _SECTIONS = {
     "layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
     "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game,
 }
-_TOP_KEYS = {"name", "description", "inherits", "talon", "calling", *_SECTIONS}
+_OPTIONAL = {"talon": Talon, "calling": Calling, "discard": Discard}  # sections a file may leave out
+_TOP_KEYS = {"name", "description", "inherits", *_OPTIONAL, *_SECTIONS}
 _CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon"),
             ("calling", "cards"): ("absent", "not_both"), ("game", "decided_by"): ("soloist", "highest")}
 
@@ -378,14 +384,12 @@ def load_rules(source: str | Rules = "standard") -> Rules:
     for k in data:
         if k not in _TOP_KEYS:
             raise InputError(f"unknown key {_key_name(k)}")
-    for k in ("name",):
-        if not isinstance(data.get(k), str):
-            raise InputError(f"missing key {k}")
+    if not isinstance(data.get("name"), str):
+        raise InputError("missing key name")
     sections = {name: _build_section(name, cls, data.get(name), src) for name, cls in _SECTIONS.items()}
-    sections["talon"] = _build_section("talon", Talon, data.get("talon", {}), src)
+    sections.update({name: _build_section(name, cls, data.get(name, {}), src) for name, cls in _OPTIONAL.items()})
     if "talon" in data and sections["layout"].kind != "talon":
         raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
-    sections["calling"] = _build_section("calling", Calling, data.get("calling", {}), src)
     if isinstance(data.get("calling"), dict) and data["calling"] and sections["layout"].kind != "bid":
         key = _key_name(next(iter(data["calling"])))
         raise InputError(f"calling.{key}: layout {sections['layout'].name!r} has no auction (layout.kind = \"bid\" only)")

@@ -22,7 +22,8 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
 @click.option("--tapp", default=None, help="The Tapp as it was turned face up.")
 @click.option("--melds", default=None, metavar="CARDS / CARDS / ...",
               help="The cards each seat laid out, in seat order, '-' for none (your own are read from your hand).")
-@click.option("--discards", default=None, help="Your discards, when you are the soloist.")
+@click.option("--discards", default=None, help="Your discards, when you are the soloist; a defender's where the rules "
+                                               "announce the trumps laid away (dabb): those trumps, '-' for none.")
 @click.option("--leader", type=int, default=None, help="The first trick's leader (default: from the rules).")
 @click.option("--worlds", type=click.IntRange(min=1), default=20, show_default=True,
               help="Deals of the unseen cards to sample.")

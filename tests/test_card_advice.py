@@ -11,7 +11,7 @@ from binokel_sim.cards import cards_of, counts_of, format_cards
 from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.errors import InputError
 from binokel_sim.play.advice import advise, table_view
-from binokel_sim.play.knowledge import PlayState, shown_counts
+from binokel_sim.play.knowledge import PlayState, shown_counts, trumps_of
 from binokel_sim.play.playout import RuleBased
 from binokel_sim.play.single_dummy import SingleDummy
 from binokel_sim.play.worlds import sample, world_key
@@ -34,11 +34,14 @@ def _deal(seed: int, trump: int = 0, rules=R) -> PlayState:
 
 
 def _entered(st: PlayState, seat: int, rules=R):
-    """The view of ``seat`` entered as a player would type it."""
+    """The view of ``seat`` entered as a player would type it: a defender gives the announced trumps of the
+    discards where the rules announce them."""
     melds = " / ".join(format_cards(cards_of(st.shown[s])) or "-" for s in range(st.seats))
+    discards = format_cards(cards_of(st.pile)) if seat == st.soloist else \
+        (format_cards(cards_of(trumps_of(st.pile, st.trump))) or "-") if rules.discard.trumps_shown else None
     return table_view(rules, format_cards(cards_of(st.hands[seat])), seat, st.soloist, "EGHS"[st.trump],
                       played=format_cards(st.cards), tapp=format_cards(cards_of(st.tapp)), melds=melds,
-                      discards=format_cards(cards_of(st.pile)) if seat == st.soloist else None)
+                      discards=discards)
 
 
 @pytest.mark.parametrize("preset,seed", [("standard", 3), ("standard", 7), ("standard", 11), ("kreuz", 4),
@@ -56,6 +59,10 @@ def test_the_entered_view_is_the_engines_view_at_every_card(preset, seed):
         assert (mine.pile is None) == (theirs.pile is None)
         if mine.pile is not None:
             assert np.array_equal(mine.pile, theirs.pile)
+        assert (mine.pile_trumps is None) == (theirs.pile_trumps is None) == (seat == st.soloist
+                                                                             or not rules.discard.trumps_shown)
+        if mine.pile_trumps is not None:
+            assert np.array_equal(mine.pile_trumps, theirs.pile_trumps)
         for f in ("forbidden", "held", "leader", "trick", "won", "melds", "decision", "rule", "side", "pile_size"):
             assert getattr(mine, f) == getattr(theirs, f), (f, len(st.cards))
         st = st.play(rb.choose(st))
@@ -137,6 +144,33 @@ def test_bad_input_is_one_line(capsys, hand, args, message):
         del opts["--discards"]  # a defender's view: he never saw them
     opts.update(zip(args[::2], args[1::2]))
     assert_one_line_error(capsys, "card", hand, *[x for kv in opts.items() for x in kv], contains=message)
+
+
+DABB_HAND = "EA EK EO EU E10 GA GK GO HA HK SA SK"  # dabb: seat 1 defends against seat 0's Eichel game
+
+
+@pytest.mark.parametrize("discards,message", [
+    (None, "--discards: the trumps the soloist laid away (preset 'dabb' announces them to every seat), '-' for none"),
+    ("GU", "discards: GU is not a trump; a defender knows only the trumps laid away (trump E)"),
+    ("EO EO EU EU E10", "discards: 5 trumps, but the soloist lays away 4 cards"),
+])
+def test_a_dabb_defender_gives_the_announced_trumps(capsys, discards, message):
+    args = ["--rules", "dabb", "--seat", "1", "--soloist", "0", "--trump", "E", "--tapp", "GU H10 SU SO",
+            "--played", "HA"]
+    assert_one_line_error(capsys, "card", DABB_HAND, *args, *(["--discards", discards] if discards else []),
+                          contains=message)
+
+
+def test_the_announced_trumps_are_the_defenders_knowledge():
+    r = load_rules("dabb")
+    none = table_view(r, DABB_HAND, 1, 0, "E", tapp="GU H10 SU SO", discards="-", played="SO")
+    one = table_view(r, DABB_HAND, 1, 0, "E", tapp="GU H10 SU SO", discards="EU", played="SO")
+    assert none.pile is None and int(none.pile_trumps.sum()) == 0
+    assert format_cards(cards_of(one.pile_trumps)) == "EU"
+    assert int(none.unseen().sum()) - int(one.unseen().sum()) == 1 and one.unseen()[4] == none.unseen()[4] - 1
+    # A world drawn for this seat puts the announced EU in the pile and nowhere else.
+    w = sample(one, 50, world_key(2, 0))
+    assert all(int(w.pile[i][4]) == 1 for i in range(50))
 
 
 def test_a_history_no_deal_fits_is_one_line(capsys):

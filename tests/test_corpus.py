@@ -272,8 +272,10 @@ def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole)
     assert sorted(test["deal"]) == [12, 13, 14, 15] and sorted(train["deal"]) == list(range(12))
     fresh = study_deals(PRESET, 16, seed=SEED, policy="heuristic", scale=Scale(workers=1), baseline=False)
     g, st2 = fit(load_rules(PRESET), *split(fresh, load_rules(PRESET).n_seats))
-    assert (f.intercept, f.coef, f.sd) == (g.intercept, g.coef, g.sd)
-    assert stats["r2_train"] == st2["r2_train"]
+    # The same deals give the same fit, up to the least squares' rounding (it may sum in another order).
+    assert f.coef.keys() == g.coef.keys()
+    assert (f.intercept, *f.coef.values(), f.sd) == pytest.approx((g.intercept, *g.coef.values(), g.sd), rel=1e-9)
+    assert stats["r2_train"] == pytest.approx(st2["r2_train"], rel=1e-9)
 
 
 def _rewrite_chunk(folder, name, df):

@@ -17,7 +17,7 @@ from binokel_sim.game.auction import auction
 from binokel_sim.game.simulate import ceiling, play_deal
 from binokel_sim.games import simulate_games
 from binokel_sim.play.dd import first_leader
-from binokel_sim.play.knowledge import PlayState
+from binokel_sim.play.knowledge import PlayState, trumps_of
 from binokel_sim.play.legal import trick_winner_of
 from binokel_sim.play.playout import RuleBased, play_out, side_total
 from binokel_sim.play.rule_kernel import rule_play
@@ -52,8 +52,11 @@ def _random_state(rules, row: np.ndarray, rng: np.random.Generator, kind: int) -
 
 
 def _kernel(state: PlayState):
+    # The trumps of the pile the other seats know where the rules announce them (dabb), as PlayState.view.
+    shown = trumps_of(state.pile, state.trump) if state.trumps_shown and state.trump >= 0 else None
     return rule_play(state.hands, state.trump, state.first_leader, state.side, state.rule, state.last_trick,
-                     state.deck, state.pile, state.soloist if state.tapp is not None else -1)
+                     state.deck, state.pile, state.soloist if state.tapp is not None else -1,
+                     shown if state.tapp is not None else None)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -10,6 +10,7 @@ from clitools import assert_one_line_error
 from binokel_sim.analyses import sd_corpus as sc
 from binokel_sim.analyses import sd_instant as si
 from binokel_sim.errors import InputError
+from binokel_sim.evaluation.model_agreement import differences
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 
@@ -298,7 +299,7 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     j = run_json(capsys, "fit", "instant", "--play", "single-dummy", "--write")
     assert j["written"] == str(tmp_path / "sd_models.json") and j["n_train"] > 0
     stored, (fitted, _) = instant.load_instant(r, play="single-dummy"), si.fit_sd(r)
-    assert stored == fitted and stored.play == "single-dummy"
+    assert differences(stored, fitted) == [] and stored.play == "single-dummy"
     assert instant.load_instant(r) == open_card and open_card.play == "double-dummy"
     ((model, paired),) = stores
     assert model == stored and paired.held == 2000

@@ -12,6 +12,7 @@ from binokel_sim.analyses import sd_corpus as sc
 from binokel_sim.analyses import sd_instant as si
 from binokel_sim.analyses.play_gap import GapSettings
 from binokel_sim.evaluation.instant import load_instant
+from binokel_sim.evaluation.model_agreement import differences
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk, Job
@@ -56,7 +57,8 @@ def test_the_stored_real_play_model_is_the_fit_on_the_shipped_corpus(paired):
     r = load_rules("standard")
     stored = load_instant(r, play="single-dummy")
     fitted, _ = si.fit_sd(r, paired)
-    assert stored == fitted and stored.play == "single-dummy" and stored.drawn
+    # One model up to the rounding of the CPU that refits it (least squares and BLAS differ in the last bits).
+    assert differences(stored, fitted) == [] and stored.play == "single-dummy" and stored.drawn
 
 
 def test_the_stored_real_play_answers_are_the_models_own(paired):
@@ -88,3 +90,30 @@ def test_the_manifests_totals_are_its_chunks_sums(shipped):
     assert m["nodes"] == sum(c["nodes"] for c in m["chunks"]) == (rows["sd_nodes"] + rows["sd_solo_nodes"]).sum()
     assert m["cpu_seconds"] == pytest.approx(sum(c["cpu_seconds"] for c in m["chunks"]), abs=0.01)
     assert sum(c["rows"] for c in m["chunks"]) == len(rows) == m["deals"]
+
+
+def test_a_refit_that_differs_in_the_last_bits_reads_the_stored_answers(monkeypatch):
+    # Another CPU refits the shipped models a few last bits apart (the intercept 130.89734923247934 against
+    # 130.8973492324788): the report's calibrations must still read the stored answers, never recompute
+    # them (750 hands through the drawn ladder: minutes). A recompute is an error here.
+    from dataclasses import replace
+
+    from binokel_sim.analyses import calibration
+    from binokel_sim.analyses.calibration import instant_calibration
+    from binokel_sim.analyses.report_realplay import real_play_section
+
+    fit = si.fit_sd
+
+    def refit_elsewhere(*args, **kwargs):
+        m, test = fit(*args, **kwargs)
+        return replace(m, intercept=m.intercept * (1 + 1e-13), coef=[c * (1 - 1e-13) for c in m.coef]), test
+
+    def recompute(*args, **kwargs):
+        raise AssertionError("stored answers recomputed")
+
+    monkeypatch.setattr(si, "fit_sd", refit_elsewhere)
+    monkeypatch.setattr(calibration, "predict", recompute)
+    r = load_rules("standard")
+    tables = [t for _, t in real_play_section(r).tables]
+    assert len(tables) == 3 and len(tables[-1]) == 10  # ..., and the real-play model's ten deciles
+    assert instant_calibration(r).attrs["deals"] == 9750

@@ -4,14 +4,16 @@ against 20 000 draws, a chi-square test at a fixed seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
 
-from binokel_sim.play.knowledge import PlayState
+from binokel_sim.play.knowledge import PlayState, trumps_of
 from binokel_sim.play.playout import RuleBased
 from binokel_sim.play.worlds import consistent, count, sample, world_key
+from binokel_sim.rules import Discard
 
 from play_helpers import study_state
 from stats import chi2_upper_quantile
@@ -66,8 +68,11 @@ def _exact(k):
     """{world key: probability} over the consistent worlds of ``k``, by enumeration."""
     seats, hidden = _holders(k)
     caps = [k.held[s] for s in seats] + ([k.pile_size] if hidden else [])
+    # Every copy the seat has not seen in a hand or on the table, the announced trumps of the pile among them:
+    # the enumeration places them freely and consistent() keeps the worlds that put them in the pile.
+    pool = k.unseen() + (k.pile_trumps if hidden and k.pile_trumps is not None else 0)
     weights = {}
-    for d in _distributions(k.unseen(), caps):
+    for d in _distributions(pool, caps):
         hands = np.zeros((k.seats, 24), dtype=np.int64)
         hands[k.seat] = k.hand
         for i, s in enumerate(seats):
@@ -92,7 +97,8 @@ def _ending(preset, deal, cards):
 
 
 #: (preset, deal, cards played, seat): small endings with the Tapp rule, the melds and the trick rules at work.
-ENDINGS = [("standard", 5, 24, 0), ("standard", 7, 24, 0), ("standard", 1, 28, 2), ("kreuz", 1, 28, 3)]
+ENDINGS = [("standard", 5, 24, 0), ("standard", 7, 24, 0), ("standard", 1, 28, 2), ("kreuz", 1, 28, 3),
+           ("dabb", 39, 28, 1)]  # dabb deal 39: the soloist (seat 0) laid away a trump, announced
 
 
 @pytest.mark.parametrize("preset,deal,cards,seat", ENDINGS)
@@ -153,3 +159,30 @@ def test_sampled_worlds_are_consistent_and_seeded(preset, deal):
             assert (again.hands == w.hands).all() and (again.pile == w.pile).all()
             other = sample(k, 40, world_key(5, deal), index=k.decision + 1000)
             assert not (other.hands == w.hands).all()
+
+
+def test_a_laid_away_trump_is_known_to_the_defenders_and_never_sampled_into_their_hands():
+    # dabb announces the trumps of the lay-away (discard.trumps_shown); deal 39's soloist laid one away.
+    r, state, _ = study_state("dabb", 39)
+    assert r.discard.trumps_shown and state.soloist == 0
+    announced = trumps_of(state.pile, state.trump)
+    assert int(announced.sum()) == 1
+    for seat in (1, 2):
+        k = state.view(seat)
+        assert k.pile is None and (k.pile_trumps == announced).all()
+        assert int(k.unseen().sum()) == sum(k.held[s] for s in range(3) if s != seat) + k.pile_size - 1
+        w = sample(k, 400, world_key(3, 39))
+        assert all(consistent(k, w.hands[i], w.pile[i]) for i in range(400))
+        assert all((trumps_of(w.pile[i], state.trump) == announced).all() for i in range(400))
+        others = [s for s in range(3) if s != seat]
+        # The announced copy is in the pile: the other hands hold the trump copies the seat has not seen, less it.
+        c = int(np.flatnonzero(announced)[0])
+        assert int(w.hands[:, others, c].sum(axis=1).max()) <= int(k.unseen()[c])
+    # The soloist knows its whole pile; without the option a defender knows no trump of it.
+    assert state.view(0).pile_trumps is None
+    hidden = PlayState.start(dataclasses.replace(r, discard=Discard(trumps_shown=False)), state.hands, state.pile,
+                             state.tapp, state.trump, state.soloist)
+    k = hidden.view(1)
+    assert k.pile_trumps is None
+    w = sample(k, 400, world_key(3, 39))
+    assert {int(trumps_of(w.pile[i], state.trump).sum()) for i in range(400)} != {1}

@@ -159,13 +159,13 @@ def play_line(pos: Position, solver: Solver | None = None, lo: int | None = None
 
 def rule_based_line(hands: np.ndarray, trump: int, leader: int, side: tuple[int, ...], rule: int, last_trick: int,
                     deck: np.ndarray, pile: np.ndarray | None = None, pile_seat: int = -1,
-                    bonus: tuple[int, ...] | None = None) -> PlayLine:
+                    bonus: tuple[int, ...] | None = None, pile_shown: np.ndarray | None = None) -> PlayLine:
     """The deal ``hands`` (``uint8[seats, 24]``) played by the rule-based player at every seat
     (:func:`binokel_sim.play.rule_kernel.rule_play`: ``trump`` -1 none, ``deck`` every card of the deal,
-    ``pile`` the discards known to ``pile_seat`` only), as a :class:`PlayLine`: ``side_value`` counts the
+    ``pile`` the discards known to ``pile_seat`` only, ``pile_shown`` the announced part of them), as a :class:`PlayLine`: ``side_value`` counts the
     side's card points and each side seat's ``bonus`` once it holds a trick, as the solver would; the window
     is that value, no nodes."""
-    r = rule_play(hands, trump, leader, side, rule, last_trick, deck, pile, pile_seat)
+    r = rule_play(hands, trump, leader, side, rule, last_trick, deck, pile, pile_seat, pile_shown)
     seats = len(hands)
     points, tricks = [0] * seats, [0] * seats
     value = 0

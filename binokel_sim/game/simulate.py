@@ -67,6 +67,7 @@ from binokel_sim.game.cardplay import (DOUBLE_DUMMY, RULE_BASED, PlayMode, check
                                       rule_based_line)
 from binokel_sim.game.ending import _claim, _running_totals, _team_of, _winner
 from binokel_sim.melds.scorer import meld_total, totals_by_trump
+from binokel_sim.play.knowledge import trumps_of
 from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import (DURCH, SURRENDER, TRUMP, PlayedDeal, round_points, table_scores,
@@ -279,9 +280,10 @@ def play_deal(rules: Rules, row: np.ndarray, solver: Solver | None, budget_nodes
         bonus = tuple(melds[s] if s in side and rules.scoring.melds_as_bonus else 0 for s in range(n))
         window = None
         if play == RULE_BASED:
+            pile = counts_of(best.discard)
             line = rule_based_line(np.stack(play_hands), trump, first_leader(rules, sol, trump), side,
                                    play_rule(rules), rules.play.last_trick, DECK_COUNTS[rules.layout.sevens],
-                                   counts_of(best.discard), sol, bonus)
+                                   pile, sol, bonus, trumps_of(pile, trump) if rules.discard.trumps_shown else None)
         else:
             assert solver is not None
             pos = Position(tuple(play_hands), trump, first_leader(rules, sol, trump), sol, side, (),

@@ -37,7 +37,7 @@ import numpy as np
 from binokel_sim.cards import DECK_COUNTS, N_TYPES, counts_of, format_card, parse_trump, to_cards
 from binokel_sim.errors import InputError
 from binokel_sim.melds.scorer import meld_total
-from binokel_sim.play.knowledge import Knowledge, frozen, replay, shown_counts
+from binokel_sim.play.knowledge import Knowledge, frozen, replay, shown_counts, trumps_of
 from binokel_sim.play.legal import legal_in_trick, mask_cards, play_rule, trick_mates, trick_winner
 from binokel_sim.rules import Rules, as_rules
 
@@ -72,7 +72,9 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
     order from the first lead (slashes between tricks are allowed and ignored); ``tapp``: the Tapp as turned
     face up (required where the rules have one); ``melds``: the cards each seat laid out, "cards / cards / ..."
     in seat order with ``-`` for none (this seat's own are read from its hand; default: nobody else melded);
-    ``discards``: the soloist's, required when ``seat`` is the soloist and the rules have a Tapp; ``leader``:
+    ``discards``: the soloist's, required when ``seat`` is the soloist and the rules have a Tapp -- and for
+    the other seats where the rules announce the trumps laid away (``discard.trumps_shown``): those trumps,
+    ``-`` for none; ``leader``:
     the first trick's leader (default: the rules'). Every mistake is one :class:`InputError` line.
     """
     rules = as_rules(rules)
@@ -87,7 +89,7 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
     h = _counts(hand, "hand", rules)
     if int(h.sum()) != size:
         raise InputError(f"hand: {int(h.sum())} cards, but a hand of preset {rules.name!r} has {size}")
-    k_tapp, pile = _tapp_and_pile(rules, seat, soloist, tapp, discards, h)
+    k_tapp, pile, announced = _tapp_and_pile(rules, seat, soloist, tapp, discards, h, t)
     table = rules.meld_array()
     given = _seat_list(melds, "melds", n, rules) if melds else [np.zeros(N_TYPES, np.uint8)] * n
     shown = [shown_counts(h, t, table) if s == seat else x for s, x in enumerate(given)]
@@ -103,12 +105,14 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
     _check_own_plays(h, seat, cards, n, t, lead, rule, side)
     r = replay(n, t, lead, cards, size, int(rules.play.last_trick), rule, side)
     deck = DECK_COUNTS[rules.layout.sevens].astype(np.int64)
-    seen = h.astype(np.int64) + r.played.sum(axis=0) - r.played[seat] + (pile if pile is not None else 0)
+    seen = h.astype(np.int64) + r.played.sum(axis=0) - r.played[seat] + (pile if pile is not None else 0) \
+        + (announced if announced is not None else 0)
     if pile is None and k_tapp is not None:  # the Tapp's cards went to the soloist: those he has not played yet
         seen += np.maximum(k_tapp.astype(np.int64) - r.played[soloist], 0)
     if (seen > deck).any():
         c = int(np.argmax(seen > deck))
-        where = "your discards" if pile is not None else "the Tapp"
+        where = "your discards" if pile is not None else ("the Tapp, the announced discards" if announced is not None
+                                                          else "the Tapp")
         raise InputError(f"card {format_card(c)}: your hand, {where} and the cards played hold it "
                          f"{int(seen[c])} times; the deck has {int(deck[c])}")
     held = tuple(size - int(r.played[s].sum()) for s in range(n))
@@ -121,28 +125,28 @@ def table_view(rules: Rules | str, hand, seat: int, soloist: int, trump, played=
                      int(rules.play.last_trick), frozen((h - r.played[seat]).astype(np.uint8)), pile,
                      rules.layout.tapp_size, k_tapp, frozen(np.stack(shown)),
                      tuple(int(meld_total(x, t, table)) for x in shown), r.played, r.forbidden, held, r.leader,
-                     r.trick, r.won, len(cards), rule)
+                     r.trick, r.won, len(cards), rule, announced)
 
 
-def _tapp_and_pile(rules: Rules, seat: int, soloist: int, tapp, discards, hand: np.ndarray
-                   ) -> tuple[np.ndarray | None, np.ndarray | None]:
+def _tapp_and_pile(rules: Rules, seat: int, soloist: int, tapp, discards, hand: np.ndarray, trump: int
+                   ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """(the Tapp, the discards where the seat knows them, the announced trumps among them where it does not)."""
     size = rules.layout.tapp_size
     if size == 0:
         if tapp or discards:
             raise InputError(f"preset {rules.name!r} has no Tapp: leave out --tapp and --discards")
-        return None, (np.zeros(N_TYPES, np.uint8) if seat == soloist else None)
+        return None, (np.zeros(N_TYPES, np.uint8) if seat == soloist else None), None
     if not tapp:
         raise InputError(f"--tapp: the {size} cards of the Tapp, turned face up before the exchange")
     tp = _counts(tapp, "Tapp", rules)
     if int(tp.sum()) != size:
         raise InputError(f"Tapp: {int(tp.sum())} cards, but preset {rules.name!r} has a Tapp of {size}")
     if seat != soloist:
-        if discards:
-            raise InputError("--discards: only the soloist knows them")
+        announced = _announced(rules, discards, trump, size)
         if (hand.astype(np.int64) + tp > DECK_COUNTS[rules.layout.sevens]).any():
             raise InputError("Tapp: it went to the soloist, but your hand holds one of its cards as often as the "
                              "deck has it")
-        return frozen(tp), None
+        return frozen(tp), None, announced
     if not discards:
         raise InputError(f"--discards: the soloist's {size} discards (he knows them)")
     pile = _counts(discards, "discards", rules)
@@ -150,7 +154,27 @@ def _tapp_and_pile(rules: Rules, seat: int, soloist: int, tapp, discards, hand: 
         raise InputError(f"discards: {int(pile.sum())} cards, but the soloist lays away {size}")
     if (hand.astype(np.int64) + pile < tp).any():
         raise InputError("Tapp: the soloist picked it up, so his hand and discards together hold its cards")
-    return frozen(tp), frozen(pile)
+    return frozen(tp), frozen(pile), None
+
+
+def _announced(rules: Rules, discards, trump: int, size: int) -> np.ndarray | None:
+    """A defender's ``--discards``: the trumps the soloist laid away and announced, where the rules announce
+    them (``-`` for none); elsewhere the defenders know nothing of the discards and give none."""
+    if not rules.discard.trumps_shown:
+        if discards:
+            raise InputError("--discards: only the soloist knows them")
+        return None
+    if not discards:
+        raise InputError(f"--discards: the trumps the soloist laid away (preset {rules.name!r} announces them to "
+                         "every seat), '-' for none")
+    got = np.zeros(N_TYPES, np.uint8) if str(discards).strip() == "-" else _counts(discards, "discards", rules)
+    if (trumps_of(got, trump) != got).any():
+        c = int(np.argmax(trumps_of(got, trump) != got))
+        raise InputError(f"discards: {format_card(c)} is not a trump; a defender knows only the trumps laid away "
+                         f"(trump {'EGHS'[trump]})")
+    if int(got.sum()) > size:
+        raise InputError(f"discards: {int(got.sum())} trumps, but the soloist lays away {size} cards")
+    return frozen(got)
 
 
 def _check_own_plays(hand: np.ndarray, seat: int, cards: Sequence[int], n: int, trump: int, leader: int,

@@ -38,7 +38,7 @@ from binokel_sim.play.legal import (BEAT_LED, HIGHER_MASK, PARTNER_FREES, SUIT_M
                                     trick_mates, trick_top, trick_winner)
 from binokel_sim.rules import Rules
 
-__all__ = ["Knowledge", "PlayState", "revealed", "shown_counts", "replay"]
+__all__ = ["Knowledge", "PlayState", "revealed", "shown_counts", "replay", "trumps_of"]
 
 
 def _table(name: str) -> np.ndarray:
@@ -173,7 +173,9 @@ class Knowledge:
     """What seat ``seat`` knows before its next card. Arrays are read-only.
 
     ``hand``: its cards now; ``pile``: the soloist's discards where this seat knows them (the soloist
-    itself), else None; ``tapp``: the Tapp as turned face up (None where it was laid away unseen);
+    itself), else None; ``pile_trumps``: where it does not, the trumps among them if the rules announce
+    them (``discard.trumps_shown``; the discards hold no other trump), else None; ``tapp``: the Tapp as
+    turned face up (None where it was laid away unseen);
     ``shown``: per seat the cards its declared melds laid open (None: nobody melds, Durch and Bettel),
     ``melds``: their points; ``played``, ``forbidden`` (type masks from :func:`revealed`), ``held``
     (cards each seat holds now), ``leader`` and ``trick`` (the trick in progress), ``won`` (seats that
@@ -203,6 +205,7 @@ class Knowledge:
     won: tuple[int, ...]
     decision: int
     rule: int = 0
+    pile_trumps: np.ndarray | None = None
 
     @property
     def to_move(self) -> int:
@@ -210,9 +213,12 @@ class Knowledge:
 
     def unseen(self) -> np.ndarray:
         """Cards (``int64[24]``) this seat has not seen: in the other hands or, where it does not know them, the
-        discards (cards laid open in melds count as unseen here; :mod:`binokel_sim.play.worlds` places them)."""
+        discards (cards laid open in melds count as unseen here; :mod:`binokel_sim.play.worlds` places them;
+        announced trumps of the discards are seen)."""
         out = self.deck.astype(np.int64) - self.hand - self.played.sum(axis=0)
-        return out - self.pile if self.pile is not None else out
+        if self.pile is not None:
+            return out - self.pile
+        return out - self.pile_trumps if self.pile_trumps is not None else out
 
     def legal(self) -> list[int]:
         """Legal card types of this seat's hand (its turn; docs/rules.md §6)."""
@@ -221,6 +227,18 @@ class Knowledge:
         arr = np.array(list(self.trick) + [0], dtype=np.int64)
         mates = trick_mates(self.side, self.leader, self.seats, len(self.trick))
         return mask_cards(legal_in_trick(self.hand, arr, len(self.trick), self.trump, self.rule, mates))
+
+
+def trumps_of(cards: np.ndarray, trump: int) -> np.ndarray:
+    """The cards of suit ``trump`` among ``cards`` (a read-only count vector).
+
+    >>> from binokel_sim.cards import counts_of, format_cards, cards_of, parse_cards
+    >>> format_cards(cards_of(trumps_of(counts_of(parse_cards("EA GK G10 SU")), 1)))
+    'G10 GK'
+    """
+    out = np.zeros(N_TYPES, dtype=np.uint8)
+    out[trump * 6:trump * 6 + 6] = np.asarray(cards)[trump * 6:trump * 6 + 6]
+    return frozen(out)
 
 
 def frozen(a: np.ndarray) -> np.ndarray:
@@ -263,6 +281,8 @@ class PlayState:
     cards: tuple[int, ...] = ()
     #: The play-rules word (:func:`binokel_sim.play.legal.play_rule`).
     rule: int = 0
+    #: The trumps among the discards are announced to every seat (``discard.trumps_shown``).
+    trumps_shown: bool = False
 
     @classmethod
     def start(cls, rules: Rules, hands: Sequence[np.ndarray] | np.ndarray, pile: np.ndarray, tapp: np.ndarray | None,
@@ -283,7 +303,8 @@ class PlayState:
         return cls(h.shape[0], int(trump), int(soloist), rules.layout.partners(soloist), int(lead),
                    int(rules.play.last_trick), frozen(deck), frozen(table), frozen(h),
                    frozen(np.asarray(pile, dtype=np.uint8)), None if tapp is None else frozen(tapp),
-                   None if shown is None else frozen(shown), pts, rule=play_rule(rules))
+                   None if shown is None else frozen(shown), pts, rule=play_rule(rules),
+                   trumps_shown=rules.discard.trumps_shown)
 
     @property
     def tricks(self) -> int:
@@ -320,6 +341,8 @@ class PlayState:
         held = tuple(int(self.hands[s].sum()) - int(r.played[s].sum()) for s in range(self.seats))
         hand = frozen(self.hands[seat] - r.played[seat])
         pile = self.pile if seat == self.soloist and self.tapp is not None else None
+        announced = pile is None and self.trumps_shown and self.trump >= 0 and self.tapp is not None
         return Knowledge(seat, self.seats, self.trump, self.soloist, self.side, self.deck, self.table, self.last_trick,
                          hand, pile, int(self.pile.sum()), self.tapp, self.shown, self.melds, r.played, r.forbidden,
-                         held, r.leader, r.trick, r.won, len(self.cards), self.rule)
+                         held, r.leader, r.trick, r.won, len(self.cards), self.rule,
+                         trumps_of(self.pile, self.trump) if announced else None)

@@ -71,9 +71,7 @@ class RuleBased:
 
     @staticmethod
     def _lead(k: Knowledge, legal: list[int]) -> int:
-        out = np.asarray(k.deck, dtype=np.int64) - k.hand - k.played.sum(axis=0)
-        if k.pile is not None:
-            out = out - k.pile
+        out = k.unseen()
 
         def sure(c: int) -> bool:
             return not any(out[h] > 0 for h in range(24) if (int(HIGHER_MASK[c]) >> h) & 1)

@@ -2,6 +2,7 @@
 
 The same rules of thumb on the same knowledge: each seat reads its own hand, the deck, every card
 played and the discards only where it knows them (the soloist, unless they were laid away unseen;
+the other seats the trumps among them where the rules announce those;
 :meth:`binokel_sim.play.knowledge.PlayState.view`), and takes its legal cards from
 :func:`binokel_sim.play.legal.legal_in_trick` under the rules' play-rules word. Tested card for card
 against ``play_out(state, [RuleBased()] * seats)`` (``tests/test_rule_kernel.py``); a deal takes
@@ -99,10 +100,11 @@ def _follow(legal, trick, n, win_mine, last, trump):
 
 
 @kernel
-def play_rule_based(hands, deck, pile, pile_seat, trump, leader, side_mask, rule, last_trick, cards, winners,
+def play_rule_based(hands, deck, pile, pile_seat, shown, trump, leader, side_mask, rule, last_trick, cards, winners,
                     points):
     """Play ``hands`` (``uint8[seats, 24]``, the first trick's) to the end, every seat by the rule-based
     player. ``deck``, ``pile``: ``uint8[24]``; ``pile_seat``: the seat that knows the pile (-1: none);
+    ``shown``: ``uint8[24]``, the cards of the pile every other seat knows (the announced trumps);
     ``side_mask``: bit ``s`` set for the soloist's seats; ``rule``: the play-rules word. Writes the cards
     in playing order to ``cards``, each trick's winning seat and card points (last-trick bonus included)
     to ``winners`` and ``points``."""
@@ -128,7 +130,7 @@ def play_rule_based(hands, deck, pile, pile_seat, trump, leader, side_mask, rule
                 card = _cheapest(legal)  # one legal card
             elif n == 0:
                 for c in range(24):
-                    out[c] = deck[c] - hand[mover, c] - gone[c] - (pile[c] if mover == pile_seat else 0)
+                    out[c] = deck[c] - hand[mover, c] - gone[c] - (pile[c] if mover == pile_seat else shown[c])
                 card = _lead(hand[mover], out, legal, trump)
             else:
                 ws = (leader + trick_winner(trick, n, trump)) % seats
@@ -157,16 +159,20 @@ class RulePlay:
 
 
 def rule_play(hands: np.ndarray, trump: int, leader: int, side: Sequence[int], rule: int, last_trick: int,
-              deck: np.ndarray, pile: np.ndarray | None = None, pile_seat: int = -1) -> RulePlay:
+              deck: np.ndarray, pile: np.ndarray | None = None, pile_seat: int = -1,
+              pile_shown: np.ndarray | None = None) -> RulePlay:
     """Play ``hands`` (``uint8[seats, 24]``) with the rule-based player at every seat (``trump`` -1: none;
     ``side``: the soloist's seats; ``deck``: every card of the deal, ``uint8[24]``; ``pile``: the discards,
-    known to ``pile_seat`` only, -1: to nobody). See :func:`play_rule_based`."""
+    known to ``pile_seat`` only, -1: to nobody; ``pile_shown``: the cards of them the other seats know, the
+    trumps announced under ``discard.trumps_shown``). See :func:`play_rule_based`."""
     h = np.ascontiguousarray(hands, dtype=np.uint8)
     seats, tricks = h.shape[0], int(h[0].sum())
     cards = np.empty(seats * tricks, dtype=np.int64)
     winners = np.empty(tricks, dtype=np.int64)
     points = np.empty(tricks, dtype=np.int64)
     p = np.zeros(N_TYPES, dtype=np.uint8) if pile is None else np.asarray(pile, dtype=np.uint8)
-    play_rule_based(h, np.asarray(deck, dtype=np.uint8), p, np.int64(pile_seat), np.int64(trump), np.int64(leader),
+    shown = np.zeros(N_TYPES, dtype=np.uint8) if pile_shown is None else np.asarray(pile_shown, dtype=np.uint8)
+    play_rule_based(h, np.asarray(deck, dtype=np.uint8), p, np.int64(pile_seat), shown, np.int64(trump),
+                    np.int64(leader),
                     np.int64(sum(1 << s for s in side)), np.int64(rule), np.int64(last_trick), cards, winners, points)
     return RulePlay(tuple(cards.tolist()), tuple(winners.tolist()), tuple(points.tolist()))

@@ -4,7 +4,8 @@ A *world* gives every other seat its cards now and, where the seat does not know
 discards (the *pile*). It is consistent with a :class:`~binokel_sim.play.knowledge.Knowledge` when every
 hand has its size, holds no card the trick rules ruled out, together with the cards it played holds the
 melds its seat declared and no other (docs/rules.md §6.1), and -- for a seat that saw the Tapp turned up
-but not the discards -- the soloist's cards and the pile hold the Tapp.
+but not the discards -- the soloist's cards and the pile hold the Tapp, and the pile's trumps are the ones
+announced where the rules announce them (``discard.trumps_shown``).
 
 Which distribution: the posterior of a uniformly shuffled deck given what the seat saw, with the
 soloist's discards any of its cards alike (the exchange policy, the bidding and the players' choices of
@@ -47,7 +48,7 @@ import numpy as np
 
 from binokel_sim import streams
 from binokel_sim.jit import kernel
-from binokel_sim.play.knowledge import Knowledge, shown_counts
+from binokel_sim.play.knowledge import Knowledge, shown_counts, trumps_of
 from binokel_sim.rng import derive_key, next_u64, stream_start
 
 __all__ = ["Worlds", "consistent", "count", "count_table", "draw_worlds", "sample", "world_key"]
@@ -94,7 +95,7 @@ def _splits(c, u, allow, lb, base, tapp, solo, pile, xs, ws):
             # with U <= 2 that is S! / (S - T)! / prod(X!).
             w = 2 // den if tot == 2 else np.int64(1)
             if tapp[c] > 0 and solo >= 0:
-                s = xs[n, solo] + base[solo, c] + (xs[n, pile] if pile >= 0 else 0)
+                s = xs[n, solo] + base[solo, c] + (xs[n, pile] + base[pile, c] if pile >= 0 else 0)
                 if s < tapp[c]:
                     continue
                 w = (s if tapp[c] == 1 else s * (s - 1)) // den
@@ -268,6 +269,11 @@ def _problem(k: Knowledge):
             lb[h] = np.maximum(k.shown[s].astype(np.int64) - k.played[s], 0)
     if pile >= 0:
         caps[pile] = k.pile_size
+        if k.pile_trumps is not None:
+            # Announced: those trumps lie in the pile (as a seat's played cards lie in its count), no other.
+            base[pile] = k.pile_trumps
+            caps[pile] -= int(k.pile_trumps.sum())
+            allow[pile, k.trump * 6:k.trump * 6 + 6] = 0
     pool = k.unseen()
     if (pool < 0).any() or pool.sum() != caps.sum():
         raise ValueError("inconsistent knowledge: the unseen cards do not fill the other hands")
@@ -306,7 +312,8 @@ def sample(k: Knowledge, n: int, key: tuple[np.uint64, np.uint64], index: int | 
     hands[:, k.seat] = k.hand
     for h, s in enumerate(seats):
         hands[:, s] = out[:, h]
-    piles = out[:, pile] if pile >= 0 else np.repeat(np.asarray(k.pile, dtype=np.uint8)[None], n, axis=0)
+    piles = out[:, pile] + args[4][pile].astype(np.uint8) if pile >= 0 else \
+        np.repeat(np.asarray(k.pile, dtype=np.uint8)[None], n, axis=0)
     return Worlds(hands, np.ascontiguousarray(piles), int(draws))
 
 
@@ -316,6 +323,8 @@ def consistent(k: Knowledge, hands: np.ndarray, pile: np.ndarray) -> bool:
     hands = np.asarray(hands, dtype=np.int64)
     pile = np.asarray(pile, dtype=np.int64)
     if not (hands[k.seat] == k.hand).all() or (k.pile is not None and not (pile == k.pile).all()):
+        return False
+    if k.pile is None and k.pile_trumps is not None and not (trumps_of(pile, k.trump) == k.pile_trumps).all():
         return False
     if int(pile.sum()) != k.pile_size or any(int(hands[s].sum()) != k.held[s] for s in range(k.seats)):
         return False
