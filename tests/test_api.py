@@ -51,6 +51,7 @@ def test_melds_facade_is_the_callable_subpackage():
         melds("EA EA EA")
 
 
+@pytest.mark.slow
 def test_meld_odds_table_takes_a_preset_name():
     from binokel_sim import meld_odds
 

@@ -218,6 +218,7 @@ def test_call_bound_is_never_below_a_candidate():
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "melds"])
+@pytest.mark.slow
 def test_best_only_chooses_what_the_full_candidate_set_chooses(policy):
     # best_only prunes calls that cannot beat the best candidate of any trump; the cheap policies'
     # choice (and so its estimate) must be the very same exchange, ties included.

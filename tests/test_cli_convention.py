@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from clitools import run_cli, walk_commands
 
 from binokel_sim.cli import commands
@@ -49,6 +51,7 @@ def test_solve_prints_indented_json(capsys):
     assert out.startswith("{\n  ") and '"solo_points": ' in out
 
 
+@pytest.mark.slow
 def test_compare_takes_presets_and_repeated_rules(capsys, tmp_path):
     club = tmp_path / "club.toml"
     club.write_text('inherits = "standard"\nname = "club"\n[melds]\nbinokel = 60\n')

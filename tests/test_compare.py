@@ -23,6 +23,7 @@ def table():
     return compare([STD, KREUZ], deals=3000, played=1, seed=3, scale=Scale(workers=2))
 
 
+@pytest.mark.slow
 def test_meld_figures_come_from_the_meld_odds_study(table):
     odds = meld_odds_table(STD, 3000, 3, scale=Scale(workers=1), scopes=("hand", "kept"))
     get = lambda scope, ev: odds[(odds.scope == scope) & (odds.event == ev)].iloc[0]  # noqa: E731
@@ -64,6 +65,7 @@ def test_durch_chunks_resume_and_match_the_reference(tmp_path):
     assert 0 <= whole.mean() < 0.01
 
 
+@pytest.mark.slow
 def test_compare_cli_writes_tables_and_charts(tmp_path, capsys):
     code, out, err = run_cli(capsys, "compare", "standard", "kreuz", "--deals", "2000", "--played", "0",
                              "--out", str(tmp_path / "c.json"), "--charts", str(tmp_path / "ch"), "--quiet",
@@ -102,6 +104,7 @@ def test_played_48_card_deals_within_a_budget_are_counted_with_ranges():
     assert t.loc["makeable bid: bias bound (mean range width)", "value"] >= 0
 
 
+@pytest.mark.slow
 def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
     # No --played: the double-dummy figures come from the shipped corpus (thousands of deals), not 8 simulated.
     t = compare([STD, load_rules("standard-48")], deals=500, seed=2, scale=Scale(workers=1))

@@ -36,6 +36,7 @@ def rows(folder):
     return load_corpus(folder, PRESET).df.drop(columns=TIMING)
 
 
+@pytest.mark.slow
 def test_rows_equal_a_fresh_study(whole):
     corpus = load_corpus(whole, PRESET).df
     fresh = study_deals(PRESET, N, seed=SEED, policy="heuristic", scale=Scale(workers=1))
@@ -200,6 +201,7 @@ def _study(capsys, cmd, *args):
     return rep.pop("source"), rep
 
 
+@pytest.mark.slow
 def test_tapp_study_on_the_corpus_equals_the_fresh_study(whole, capsys):
     src, on_corpus = _study(capsys, "tapp", "--corpus", str(whole))
     assert src["source"] == "corpus" and src["from_corpus"] == N and src["fresh"] == 0
@@ -209,6 +211,7 @@ def test_tapp_study_on_the_corpus_equals_the_fresh_study(whole, capsys):
     assert on_corpus == fresh
 
 
+@pytest.mark.slow
 def test_bid_study_tops_up_a_short_corpus_with_fresh_deals(whole, capsys):
     src, mixed = _study(capsys, "bids", "--deals", str(N + 2), "--min-n", "2", "--corpus", str(whole))
     assert (src["from_corpus"], src["fresh"]) == (N, 2)
@@ -241,6 +244,7 @@ def test_study_on_a_damaged_corpus_names_the_chunk(whole, tmp_path, capsys, monk
     assert (src["from_corpus"], src["fresh"]) == (3, 0)
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_what_the_corpus_kept_and_how_to_resume(whole, tmp_path):
     from test_interrupt import _sigint_after_first_chunk
 
@@ -263,6 +267,7 @@ def test_exact_corpus_records_no_budget(whole):
     assert m["solve_budget"] is None and m["durch_check"] and m["unresolved_fraction"] == 0.0
 
 
+@pytest.mark.slow
 def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole):
     from binokel_sim.analyses.hand_formula import fit, run, split
 

@@ -49,6 +49,7 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
         build_corpus("standard-48", 4, tmp_path, seed=2)
 
 
+@pytest.mark.slow
 def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its_query(tmp_path):
     from binokel_sim.corpus.studies import study_rows
     from binokel_sim.evaluation.hand import bid_table

@@ -301,6 +301,7 @@ def test_double_dummy_value_is_the_scored_team_total_of_its_line():
 
 # --- the simulator plays the presets -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_dabb_four_deal_and_a_dabb_game_play_through():
     row = Dealer(FOUR, 5).deal(1, start=0)[0]
     o = play_deal(FOUR, row, Solver())

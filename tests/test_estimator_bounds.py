@@ -64,6 +64,7 @@ def check_evaluation(ev, rules) -> None:
 @given(deal=st.integers(0, 10_000), samples=st.integers(2, 160), every=st.sampled_from([2, 3, 7, 50]),
        preset=st.sampled_from(["standard", "kreuz", "four-solo", "grupp"]), policy=st.sampled_from(["melds",
                                                                                                   "heuristic"]))
+@pytest.mark.slow
 def test_checked_figures_finite_and_in_range(deal, samples, every, preset, policy):
     rules = load_rules(preset)
     hand = Dealer(rules, seed=5).deal_object(deal).hands[deal % rules.n_seats]
@@ -83,6 +84,7 @@ def test_one_sample_says_n_too_small():
 
 
 @pytest.mark.parametrize("samples", [2, 3, 11, 25, 60])
+@pytest.mark.slow
 def test_real_solver_figures_finite_and_in_range(samples):
     rules = load_rules("standard")
     for deal in (0, 1):
@@ -92,6 +94,7 @@ def test_real_solver_figures_finite_and_in_range(samples):
 
 
 @pytest.mark.parametrize("preset", ["standard", "kreuz", "four-solo", "standard-48", "wuerttemberg"])
+@pytest.mark.slow
 def test_instant_figures_finite_and_in_range(preset):
     rules = load_rules(preset)
     d = Dealer(rules, seed=23)

@@ -150,6 +150,7 @@ def test_bad_arguments_are_input_errors():
         evaluate_hand("EA EA", STD, samples=1, dd=TOY)
 
 
+@pytest.mark.slow
 def test_real_solver_known_deal_equals_direct_computation():
     # The real solver (four-solo: 9-card hands keep it quick): the evaluation of one fully dealt
     # deal is the chosen exchange solved by hand, plus the discards.
@@ -239,6 +240,7 @@ def test_settings_decide_the_policy_and_a_conflict_is_an_error():
 
 
 @pytest.mark.parametrize("every", [1, 20], ids=["exact", "thresholds"])
+@pytest.mark.slow
 def test_early_stopping_is_a_seeded_prefix_whatever_the_workers(every):
     st = EvalSettings(policy="heuristic", exact_every=every)
     kw = dict(samples=1000, seed=6, settings=st, dd=TOY, se=0.02)

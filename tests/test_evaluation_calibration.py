@@ -37,6 +37,7 @@ def test_reliability_clusters_questions_of_one_deal():
     assert b["brier"] == pytest.approx((0.04 + 0.01) / 2) and b["base_rate_brier"] == pytest.approx(0.25)
 
 
+@pytest.mark.slow
 def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     rules = load_rules("standard")
     df = load_corpus(find_corpus(rules), rules).df
@@ -68,6 +69,7 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     assert made_outcomes(rules, rows, np.arange(6), bids).astype(float).tolist() == made
 
 
+@pytest.mark.slow
 def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
     rep = run_json(capsys, "calibrate", "-q")
     assert rep["tier"] == "instant" and rep["questions"] == "ladder" and rep["n"] == 31 * rep["deals"]
@@ -174,6 +176,7 @@ def test_every_preset_with_an_auction_has_an_instant_model():
     assert missing == []
 
 
+@pytest.mark.slow
 def test_stored_held_out_predictions_are_the_shipped_models_own():
     # calibrate reads the drawn ladder's held-out predictions from a stored file: a sample of them,
     # recomputed here through the exchange, must be the same numbers (a changed exchange fails here).

@@ -97,6 +97,7 @@ def test_fit_instant_reproduces_the_shipped_model(capsys, tmp_path):
     assert 100 <= m.provenance["n_train"] <= rep["n_train"]
 
 
+@pytest.mark.slow
 def test_bid_stops_early_at_se(capsys, toy_dd):
     rep = run_json(capsys, "bid", HAND, "--samples", "1000", "--policy", "heuristic", "--se", "0.03", "-q")
     assert rep["samples_requested"] == 1000 and rep["se_target"] == 0.03

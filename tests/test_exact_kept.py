@@ -91,6 +91,7 @@ def brute_force(rules, cards, keep):
     ("grupp", 7, 5),  # 48 cards, Dissle, eight sevens
     ("custom", 7, 5),  # eight tens as a threshold axis, O without one
 ])
+@pytest.mark.slow
 def test_equals_brute_force_over_every_hand(preset, cards, keep, custom):
     rules = rules_named(preset, custom)
     exact = kept_distributions(rules, cards, keep, workers=1)
@@ -104,6 +105,7 @@ def test_equals_brute_force_over_every_hand(preset, cards, keep, custom):
 
 
 @pytest.mark.parametrize("preset", ["standard", "grupp"])
+@pytest.mark.slow
 def test_keeping_every_card_equals_the_independent_dp(preset):
     """keep = cards: no discard, so every pmf is the plain meld-total pmf of exact_odds (a separate method)."""
     rules = load_rules(preset)
@@ -113,6 +115,7 @@ def test_keeping_every_card_equals_the_independent_dp(preset):
 
 
 @pytest.mark.parametrize("preset", ["standard", "four-solo-48"])
+@pytest.mark.slow
 def test_full_size_pmfs_are_distributions(preset):
     rules = load_rules(preset)
     lay = rules.layout

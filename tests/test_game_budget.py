@@ -66,6 +66,7 @@ def exact(rows):
     return [game.play_deal(STD, r, solver) for r in rows]
 
 
+@pytest.mark.slow
 def test_a_budget_that_suffices_gives_the_exact_numbers(rows, exact):
     solver = Solver()
     for r, e in zip(rows, exact):
@@ -92,6 +93,7 @@ def test_play_budget_defaults():
         assert game.play_budget(load_rules(name)) == DEFAULT_BUDGET_NODES, name
 
 
+@pytest.mark.slow
 def test_rounding_rules_ask_the_grid_and_the_soloist_numbers_stay_the_same(tmp_path, monkeypatch):
     p = tmp_path / "std-round.toml"
     p.write_text('inherits = "standard"\nname = "std-round"\n[scoring]\nround_to_10 = true\n')

@@ -32,6 +32,7 @@ UNEVEN_48 = ("four-solo-48", "kreuz-48")
 
 
 @pytest.mark.parametrize("name", LAYOUTS + HOUSE + LAYOUTS_48 + UNEVEN_48)
+@pytest.mark.slow
 def test_each_seat_is_soloist_equally_often(name):
     rules = load_rules(name)
     n, sl = rules.n_seats, seat_slices(rules)
@@ -43,6 +44,7 @@ def test_each_seat_is_soloist_equally_often(name):
 
 
 @pytest.mark.parametrize("name,deals", [("standard", 16), ("four-solo", 40), ("kreuz", 40)])
+@pytest.mark.slow
 def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
     rules = load_rules(name)
     rows = Dealer(rules, 5, stream=streams.stream("game", 1)).deal(deals, start=0)
@@ -66,6 +68,7 @@ def test_predicted_p_make_agrees_with_the_realised_make_rate(name, deals):
 
 
 @pytest.mark.parametrize("name,deals", [("four-solo-48", 16), ("kreuz-48", 16)])
+@pytest.mark.slow
 def test_predicted_p_make_lies_in_the_realised_range_at_48_cards(name, deals):
     """Within 5 M nodes most 48-card deals stay open: the realised make rate is a range (open deals
     counted as failed .. as made), and the formula's prediction must fall inside it, within 4 SE."""

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 CLI = [sys.executable, "-c", "from binokel_sim.cli.main import main; main()"]
 
 
@@ -33,6 +35,7 @@ def _sigint_after_first_chunk(args: list[str], ck: Path, limit: float = 300.0,
     return time.monotonic() - sent, proc.returncode, proc.stderr.read()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_within_5_s_and_keeps_finished_chunks(tmp_path):
     ck = tmp_path / "ck"
     args = ["simulate", "games", "--rules", "four-solo", "--games", "40", "--seed", "3", "--workers", "2",

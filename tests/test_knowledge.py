@@ -61,6 +61,7 @@ def test_shown_cards_are_the_declared_melds_cards(preset):
         assert meld_total(got, trump, r.meld_array()) == meld_total(hand.counts, trump, r.meld_array())
 
 
+@pytest.mark.slow
 def test_view_shows_own_hand_tapp_melds_and_the_soloist_its_discards():
     r, state, _ = study_state("standard", 0)
     s = state.soloist

@@ -73,6 +73,7 @@ def test_perft_file_has_every_layout():
 
 
 @pytest.mark.parametrize("row", list(_perft_rows()), ids=lambda r: f"{len(r[0].split('/'))}seats-d{r[4]}")
+@pytest.mark.slow
 def test_perft(row):
     hands, trump, leader, trick, depth, count = row
     counts = np.stack([counts_of(parse_cards(h)) for h in hands.split("/")])

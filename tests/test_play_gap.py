@@ -22,6 +22,7 @@ def rows():
     return pg.play_gap("kreuz", 3, seed=1, settings=FAST, scale=Scale(workers=1), chunk_size=1)
 
 
+@pytest.mark.slow
 def test_rows_do_not_depend_on_chunks_or_workers(rows):
     again = pg.play_gap("kreuz", 3, seed=1, settings=FAST, scale=Scale(workers=2), chunk_size=2)
     pd.testing.assert_frame_equal(rows, again)

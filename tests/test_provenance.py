@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from PIL import Image
 
 from binokel_sim.provenance import read_csv_provenance, rules_hash
@@ -52,6 +53,7 @@ def _provenance(path: Path) -> dict:
     raise AssertionError(path)
 
 
+@pytest.mark.slow
 def test_every_written_file_carries_provenance(tmp_path, capsys):
     kreuz = rules_hash(load_rules("kreuz"))
     seen = set()
@@ -74,6 +76,7 @@ def test_every_written_file_carries_provenance(tmp_path, capsys):
     assert seen == {".csv", ".parquet", ".json", ".png", ".svg"}
 
 
+@pytest.mark.slow
 def test_report_tables_and_figures_carry_provenance(tmp_path, capsys):
     code, _, err = run_cli(capsys, "report", "--rules", "four-solo", "--meld-deals", "2000", "--study-deals", "4",
                            "--calibration-deals", "2", "--seed", "4", "--out", str(tmp_path), "--quiet")

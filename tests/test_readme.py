@@ -69,6 +69,7 @@ def test_readme_tour_has_the_five_steps():
 
 
 @pytest.mark.parametrize("command,shown", tour_examples(), ids=[cmd.split()[1] for cmd, _ in tour_examples()])
+@pytest.mark.slow
 def test_readme_tour_example_runs(command, shown, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(command)
@@ -104,6 +105,7 @@ def test_readme_api_example_runs():
     assert result.attempted == 6 and result.failed == 0
 
 
+@pytest.mark.slow
 def test_readme_real_table_figures_are_the_shipped_studys():
     # The README quotes the shipped single-dummy study: every figure of its paragraph is recomputed here.
     from binokel_sim.analyses.play_gap import fail_share, make_table, totals

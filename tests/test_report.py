@@ -24,6 +24,7 @@ def _tables(folder: Path) -> dict[str, pd.DataFrame]:
             if "provenance" not in p.name}
 
 
+@pytest.mark.slow
 def test_report_cli_writes_html_and_markdown_and_resumes(tmp_path, capsys):
     out, ck = tmp_path / "rep", tmp_path / "ck"
     code, stdout, err = run_cli(capsys, *ARGS, "--out", str(out), "--checkpoint", str(ck))

@@ -47,6 +47,7 @@ def leftovers(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(".") or ".part" in p.name)
 
 
+@pytest.mark.slow
 def test_two_concurrent_builds_one_is_refused_the_other_equals_a_lone_build(lone, tmp_path, capsys, monkeypatch):
     real, started, go_on = builder.corpus_rows, threading.Event(), threading.Event()
 
@@ -148,6 +149,7 @@ def test_a_manifest_of_the_wrong_shape_is_one_line(lone, tmp_path, capsys, edit,
 
 
 @pytest.mark.parametrize("bit", [0, 999, -1])
+@pytest.mark.slow
 def test_a_bit_flip_in_a_chunk_is_named_and_rebuilt(lone, tmp_path, capsys, bit):
     d = tmp_path / "c"
     shutil.copytree(lone, d)
@@ -162,6 +164,7 @@ def test_a_bit_flip_in_a_chunk_is_named_and_rebuilt(lone, tmp_path, capsys, bit)
 
 @pytest.mark.parametrize("code, reason", [(errno.ENOSPC, "No space left on device"),
                                           (errno.EROFS, "Read-only file system")])
+@pytest.mark.slow
 def test_a_full_disk_mid_build_is_one_line_and_keeps_the_finished_chunks(lone, tmp_path, capsys, monkeypatch, code,
                                                                           reason):
     out = tmp_path / "c"
@@ -188,6 +191,7 @@ def test_a_full_disk_mid_build_is_one_line_and_keeps_the_finished_chunks(lone, t
     pd.testing.assert_frame_equal(rows(out), rows(lone))
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_build_like_ctrl_c(lone, tmp_path):
     out = tmp_path / "c"
     args = ["corpus", "build", "--rules", PRESET, "--deals", str(N), "--out", str(out), "--seed", str(SEED),

@@ -60,6 +60,7 @@ def _kernel(state: PlayState):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_kernel_plays_the_python_players_cards(preset):
     rules = load_rules(preset)
     rng = np.random.default_rng(PRESETS.index(preset))

@@ -135,6 +135,7 @@ def _best_total(h, ptab, cnt, kindpts, binpts, sevens):
     return best
 
 
+@pytest.mark.slow
 def test_no_hand_melds_enough_to_overflow_the_solver(tmp_path):
     """At the maxima, the largest meld total of a hand (15 cards at three, 11 at four with a partner) keeps a
     side's solver value (card points, last trick, both partners' melds) well inside the table's 16-bit bounds."""

@@ -26,6 +26,7 @@ def _deals(rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
     return p.ravel(), y.ravel(), z.ravel(), deal
 
 
+@pytest.mark.slow
 def test_controlled_gap_is_unbiased_with_a_right_standard_error():
     rng = np.random.default_rng(7)
     p, y, _, _ = _deals(rng, 400_000)

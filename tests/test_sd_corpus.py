@@ -26,6 +26,7 @@ def built(tmp_path_factory):
     return folder, m
 
 
+@pytest.mark.slow
 def test_manifest_records_the_play_and_rows_match_the_open_card_corpus(built):
     folder, m = built
     assert (m["play"], m["worlds"], m["seed"], m["deals"]) == ("single-dummy", 2, 1, 3)
@@ -176,6 +177,7 @@ def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
     return dd
 
 
+@pytest.mark.slow
 def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     # The fixture's fitted line is the double-dummy line of the training deals less 20.
     from binokel_sim.evaluation.instant import fit_instant, held_out
@@ -316,6 +318,7 @@ def _twelve_further_deals(monkeypatch) -> None:
     monkeypatch.setattr(sdc, "further_rows", lambda rules, p, limit=None: every(rules, p, limit or 12))
 
 
+@pytest.mark.slow
 def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_path):
     # store_sd keeps the model's answers to every question sd_calibration asks (its held-out deals, then the
     # further ones) under the model's own name; sd_calibration then reads them and solves nothing.
@@ -354,6 +357,7 @@ def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_pa
     assert "made - predicted, luck taken out" in head[2]
 
 
+@pytest.mark.slow
 def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monkeypatch, tmp_path):
     # The shipped corpus whole (here a 600-deal fixture standing in for the 2 000): the section adds the model's
     # calibration, each decile with its controlled gap, in words and as a table.

@@ -29,6 +29,7 @@ def paired():
     return si.paired_rows(load_rules("standard"))
 
 
+@pytest.mark.slow
 def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped, paired):
     m, rows = shipped
     r = load_rules("standard")
@@ -41,6 +42,7 @@ def test_the_shipped_corpus_is_whole_and_its_chunks_unchanged(shipped, paired):
     assert paired.held == 2000 and len(paired.sd) == 2000
 
 
+@pytest.mark.slow
 def test_the_cheapest_shipped_deals_replay_to_the_same_rows(shipped):
     # Same seed, same rows, on any machine: the two deals that cost least are played again, all three ways,
     # through the build's own task.
@@ -61,6 +63,7 @@ def test_the_stored_real_play_model_is_the_fit_on_the_shipped_corpus(paired):
     assert differences(stored, fitted) == [] and stored.play == "single-dummy" and stored.drawn
 
 
+@pytest.mark.slow
 def test_the_stored_real_play_answers_are_the_models_own(paired):
     # calibrate --play single-dummy reads the model's answers from a stored file: a sample recomputed here
     # through the drawn ladder must be the same numbers.
@@ -92,6 +95,7 @@ def test_the_manifests_totals_are_its_chunks_sums(shipped):
     assert sum(c["rows"] for c in m["chunks"]) == len(rows) == m["deals"]
 
 
+@pytest.mark.slow
 def test_a_refit_that_differs_in_the_last_bits_reads_the_stored_answers(monkeypatch):
     # Another CPU refits the shipped models a few last bits apart (the intercept 130.89734923247934 against
     # 130.8973492324788): the report's calibrations must still read the stored answers, never recompute

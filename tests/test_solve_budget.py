@@ -31,6 +31,7 @@ def test_default_is_exact_below_48_cards_and_budgeted_at_48():
     assert budgeted(STD, 1000) is not None  # given explicitly, a budget applies to any deck
 
 
+@pytest.mark.slow
 def test_bounds_path_gives_the_same_numbers_when_the_budget_suffices(exact_rows):
     # Old path (exact batch solver) against the new one (Solver.bounds per row, a budget that never binds).
     new = study_deals(STD, 5, seed=4, policy="heuristic", solve_budget=DEFAULT_BUDGET_NODES)

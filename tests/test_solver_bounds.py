@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from binokel_sim.cards import CARD_POINTS, parse_cards
 from binokel_sim.play.solver.bounds import cash, quick_bounds, trump_chain
@@ -24,6 +25,7 @@ def masks(hands):
     return h1, h2
 
 
+@pytest.mark.slow
 def test_bounds_hold_on_random_positions():
     rng = random.Random(5)
     tighter_lo = tighter_hi = 0

@@ -53,6 +53,7 @@ def to_position(hands, trump, leader, solo, side, trick, **kw) -> Position:
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=lambda lay: f"{lay[0]}seats{'-kreuz' if lay[1] else ''}{'-48' if lay[2] else ''}")
+@pytest.mark.slow
 def test_max_points_matches_reference(layout):
     seats, kreuz, sevens, sizes, count = layout
     rng = random.Random(hash(layout) & 0xFFFF)
@@ -147,6 +148,7 @@ RULED = [
 
 
 @pytest.mark.parametrize("layout", RULED, ids=lambda lay: f"rule{lay[0]}-{lay[1]}seats{'-48' if lay[3] else ''}")
+@pytest.mark.slow
 def test_play_rules_match_reference(layout):
     rule, seats, kreuz, sevens, sizes, count = layout
     kw = dict(beat_led=bool(rule & BEAT_LED), partner_frees=bool(rule & PARTNER_FREES))

@@ -118,6 +118,7 @@ def test_perft_file_covers_every_phase():
 
 
 @pytest.mark.parametrize("row", list(_perft_rows()), ids=lambda r: f"{r[3]}-d{r[4]}")
+@pytest.mark.slow
 def test_perft_counts(row):
     hands, trump, leader, phase, depth, count = row
     hs = [parse_cards(h) for h in hands.split("/")]

@@ -24,6 +24,7 @@ def test_deal_shows_both_hands_the_turned_card_and_the_talon(capsys):
     assert all(s["trump"] == out["trump"] for s in out["seats"])
 
 
+@pytest.mark.slow
 def test_solve_two_hand_endgame_hand_checked(capsys):
     # EA takes EK (15); GA trumps E10 in the last trick (21 + 10): 15 / 31.
     out = run_json(capsys, "solve", "--rules", "two-hand", "--hands", "EA E10 / EK GA", "--trump", "G",

@@ -48,6 +48,7 @@ def _position(rng: random.Random):
 
 
 @pytest.mark.parametrize("phase", ["head", "follow"])
+@pytest.mark.slow
 def test_two_seat_search_matches_reference_minimax(phase):
     # Random endgames of 1-6 tricks, 40 % of them after the lead; both heading options.
     rng = random.Random(2015 if phase == "head" else 2016)
@@ -62,6 +63,7 @@ def test_two_seat_search_matches_reference_minimax(phase):
     assert len(values) > 50
 
 
+@pytest.mark.slow
 def test_two_seat_card_values_match_reference():
     rng = random.Random(77)
     s = TwoSeatSearch()

@@ -102,6 +102,7 @@ ENDINGS = [("standard", 5, 24, 0), ("standard", 7, 24, 0), ("standard", 1, 28, 2
 
 
 @pytest.mark.parametrize("preset,deal,cards,seat", ENDINGS)
+@pytest.mark.slow
 def test_every_consistent_world_drawn_at_its_frequency(preset, deal, cards, seat):
     state = _ending(preset, deal, cards)
     k = state.view(seat)
