@@ -19,7 +19,7 @@ from typing import Iterable, NewType
 
 import numpy as np
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, shown
 
 CardType = NewType("CardType", int)
 
@@ -29,6 +29,8 @@ N_SUITS = 4
 N_RANKS = 6
 N_TYPES = N_SUITS * N_RANKS
 COPIES = 2
+#: Cards in the largest deck (48: every type twice, sevens included); no hand or pile holds more.
+MAX_DECK = N_TYPES * COPIES
 
 RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_7 = range(6)
 SUIT_E, SUIT_G, SUIT_H, SUIT_S = range(4)
@@ -197,15 +199,29 @@ def format_cards(cards: Iterable[int]) -> str:
 def counts_of(cards: Iterable[int], *, check: bool = True) -> np.ndarray:
     """Count vector (``uint8[24]``) of a list of card types.
 
-    Raises :class:`InputError` for a card held more than twice.
+    Counted in Python integers (never in the one-byte vector, which would wrap at 256); with ``check``,
+    raises :class:`InputError` for more cards than the largest deck holds, then for a card held more than
+    twice.
+
+    >>> counts_of([0, 0, 9]).tolist()[:10]
+    [2, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    >>> counts_of([0] * 258)
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: 258 cards given; the largest deck has 48
     """
-    counts = np.zeros(N_TYPES, dtype=np.uint8)
+    cards = list(cards)
+    if check and len(cards) > MAX_DECK:
+        raise InputError(f"{len(cards)} cards given; the largest deck has {MAX_DECK}")
+    tally = [0] * N_TYPES
     for c in cards:
-        counts[c] += 1
-    if check and (counts > COPIES).any():
-        bad = [CARD_TEXT[c] for c in range(N_TYPES) if counts[c] > COPIES]
-        raise InputError(f"card {bad[0]} appears {int(counts[CARD_TEXT.index(bad[0])])} times (at most twice)")
-    return counts
+        tally[c] += 1
+    if max(tally) > 255:  # an internal caller past the checks: refuse rather than wrap
+        raise InputError(f"{len(cards)} cards given; the largest deck has {MAX_DECK}")
+    if check and max(tally) > COPIES:
+        c = next(t for t in range(N_TYPES) if tally[t] > COPIES)
+        raise InputError(f"card {CARD_TEXT[c]} appears {tally[c]} times (at most twice)")
+    return np.array(tally, dtype=np.uint8)
 
 
 def cards_of(counts: np.ndarray) -> list[int]:
@@ -271,7 +287,11 @@ class Hand:
     __slots__ = ("counts",)
 
     def __init__(self, counts: np.ndarray):
-        self.counts = np.asarray(counts, dtype=np.uint8)
+        a = np.asarray(counts)
+        if a.dtype != np.uint8 and (a.shape != (N_TYPES,) or a.dtype.kind not in "iu" or a.min() < 0 or a.max() > 255):
+            # a cast would wrap 256 copies to none: refuse what is not a count vector
+            raise InputError(f"a hand's counts: expected {N_TYPES} whole numbers 0..255, got {shown(a.tolist(), 80)}")
+        self.counts = a.astype(np.uint8)
 
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> "Hand":

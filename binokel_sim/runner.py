@@ -338,13 +338,20 @@ def _call_chunk(job: Job, chunk: Chunk) -> Any:
     return job.fn(job, chunk)
 
 
+def require_dask() -> None:
+    """One-line :class:`InputError` naming the extra to install when Dask's ``distributed`` is missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'binokel-sim[distributed]'") from None
+
+
 def connect(address: str, timeout: float = 10.0):
     """A ``distributed.Client`` for ``address``; one-line :class:`InputError` when it cannot."""
     check_scheduler(address)
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'binokel-sim[distributed]'") from None
+    require_dask()
+    from distributed import Client
+
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
@@ -354,9 +361,9 @@ def connect(address: str, timeout: float = 10.0):
 
 def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,
               finish: Callable[[int, Chunk, Any], None], checkpoint=None, total: int = 0) -> None:
+    client = connect(address)
     from distributed import as_completed
 
-    client = connect(address)
     done = 0
     try:
         futures = {

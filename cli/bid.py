@@ -15,6 +15,7 @@ from binokel_sim.output import write_table
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 from .study_options import solve_budget_option
+from .numbers import Real, Whole
 
 
 def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
@@ -177,24 +178,24 @@ def _instant(rules, cards, seat: int, confidence: float, frame: bool):
 
 @click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
 @click.argument("hand")
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seat", type=Whole(0), default=0, show_default=True,
               help="The hand's seat (0 = forehand); decides who leads the first trick.")
 @rules_option
-@click.option("--samples", type=click.IntRange(min=1), default=None,
+@click.option("--samples", type=Whole(1), default=None,
               help="Checked tier: random deals of the unseen cards, played double-dummy. Without it: the instant"
                    " tier (a model fitted on the shipped corpus).")
 @seed_option
-@click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
-@click.option("--se", type=float, default=None,
+@click.option("--confidence", type=Real(), default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
+@click.option("--se", type=Real(), default=None,
               help="Stop early once P(make) at the safe bid is known to +-SE (e.g. 0.02); deterministic per seed.")
 @click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
               help="Checked tier's exchange policy: heuristic (seconds), melds, or sampled (double-dummy on inner"
                    " deals: minutes to hours).")
-@click.option("--inner", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("--inner", type=Whole(1), default=4, show_default=True,
               help="sampled: inner deals per candidate exchange.")
-@click.option("--top-k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--top-k", type=Whole(1), default=3, show_default=True,
               help="sampled: trump candidates played out per deal.")
-@click.option("--exact-every", type=click.IntRange(min=1), default=EXACT_EVERY, show_default=True,
+@click.option("--exact-every", type=Whole(1), default=EXACT_EVERY, show_default=True,
               help="Checked tier: every Nth sample is solved exactly (with the Tapp laid away, for the Tapp value);"
                    " the others only at the deciding bids, corrected by the exact ones. 1: all exactly (slow).")
 @click.option("--play", type=click.Choice(["double-dummy", "single-dummy"]), default="double-dummy",

@@ -9,13 +9,14 @@ from __future__ import annotations
 import click
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option, show_progress
+from .numbers import Whole
 
 
 @click.command("card", short_help="Which card to play at a real table (single-dummy over sampled deals).")
 @rules_option
 @click.argument("hand")
-@click.option("--seat", type=int, required=True, help="Your seat (0 = forehand).")
-@click.option("--soloist", type=int, required=True, help="The soloist's seat.")
+@click.option("--seat", type=Whole(0, 7), required=True, help="Your seat (0 = forehand).")
+@click.option("--soloist", type=Whole(0, 7), required=True, help="The soloist's seat.")
 @click.option("--trump", required=True, help="The trump suit (E, G, H, S or a name).")
 @click.option("--played", default="", help="Every card played so far, in order from the first lead ('/' between "
                                            "tricks allowed).")
@@ -24,8 +25,8 @@ from .common import echo_json, json_option, out_option, quiet_option, rules_opti
               help="The cards each seat laid out, in seat order, '-' for none (your own are read from your hand).")
 @click.option("--discards", default=None, help="Your discards, when you are the soloist; a defender's where the rules "
                                                "announce the trumps laid away (dabb): those trumps, '-' for none.")
-@click.option("--leader", type=int, default=None, help="The first trick's leader (default: from the rules).")
-@click.option("--worlds", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--leader", type=Whole(0, 7), default=None, help="The first trick's leader (default: from the rules).")
+@click.option("--worlds", type=Whole(1), default=20, show_default=True,
               help="Deals of the unseen cards to sample.")
 @seed_option
 @click.option("--exact", is_flag=True, help="Value every legal card exactly in every sampled deal (mean +- SE); "

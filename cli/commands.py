@@ -12,6 +12,7 @@ from __future__ import annotations
 import click
 
 from binokel_sim._version import __version__
+from .numbers import bound_numbers
 
 
 def _bid() -> click.Command:
@@ -110,30 +111,14 @@ def _games() -> click.Command:
     return games_cmd
 
 
-#: Largest value any integer option takes: far beyond any sensible run, far below int64 overflow.
-MAX_INT = 10**15
-
-
-def bound_integers(cmd: click.Command) -> click.Command:
-    """Give every integer option of ``cmd`` an upper bound, so a huge number is a one-line range error, never an
-    OverflowError from numpy deep inside."""
-    for p in cmd.params:
-        t = p.type
-        if isinstance(t, click.IntRange) and t.max is None:
-            p.type = click.IntRange(min=t.min, max=MAX_INT, min_open=t.min_open, clamp=t.clamp)
-        elif t is click.INT:
-            p.type = click.IntRange(min=None, max=MAX_INT)
-    return cmd
-
-
 class LazyCommands(dict):
-    """A group's commands by name, each imported (and its integers bounded) when first looked up: ``binokel bid``
+    """A group's commands by name, each imported (and its numbers bounded) when first looked up: ``binokel bid``
     imports the bid command's modules only, not every command's (start-up time of the instant tier)."""
 
     def _load(self, name: str) -> click.Command:
         cmd = dict.__getitem__(self, name)
         if not isinstance(cmd, click.Command):
-            cmd = bound_integers(cmd()) if callable(cmd) else cmd
+            cmd = bound_numbers(cmd()) if callable(cmd) else cmd
             dict.__setitem__(self, name, cmd)
         return cmd
 

@@ -13,6 +13,7 @@ import sys
 from typing import Any, Callable
 
 import click
+from .numbers import Whole
 
 from binokel_sim.output import check_output
 from binokel_sim.rules import Rules, load_rules
@@ -32,7 +33,7 @@ def rules_option(fn: Callable) -> Callable:
 
 def seed_option(fn: Callable | None = None, default: int = 1) -> Callable:
     def deco(f: Callable) -> Callable:
-        return click.option("--seed", type=click.IntRange(min=0), default=default, show_default=True,
+        return click.option("--seed", type=Whole(0), default=default, show_default=True,
                             help="Random seed; the same seed gives the same numbers.")(f)
 
     return deco(fn) if fn is not None else deco

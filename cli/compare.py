@@ -10,6 +10,7 @@ from binokel_sim.rules import load_rules
 from .common import echo_table, charts_options, echo_json, json_option, out_option, quiet_option, seed_option
 from .scale_options import scale_options
 from .study_options import solve_budget_option
+from .numbers import Whole
 
 DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttemberg", "grupp")
 
@@ -18,9 +19,9 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
 @click.argument("presets", nargs=-1)
 @click.option("--rules", "more_rules", multiple=True,
               help="A rule set to compare (preset or TOML file); repeat it, or name presets as arguments.")
-@click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--deals", type=Whole(1), default=20_000, show_default=True,
               help="Deals per rule set for the meld and Durch figures.")
-@click.option("--played", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--played", type=Whole(0), default=0, show_default=True,
               help="Deals per rule set simulated with the auction and solved double-dummy (the auction winner's"
                    " score, contract and make rates; seconds per deal at 40 cards, up to --solve-budget per deal at"
                    " 48). Without it the double-dummy figures come from the shipped corpus of the same rules.")

@@ -19,6 +19,7 @@ from .common import (echo_json, echo_table, json_option, out_option, output_opti
                      seed_option)
 from .scale_options import scale_options
 from .study_options import solve_budget_option
+from .numbers import MAX_CORPUS_DEALS, MAX_POINTS, Whole
 
 
 #: The corpus folder argument and the --rules check that ``info`` and ``refresh`` share.
@@ -34,15 +35,15 @@ def corpus() -> None:
 
 @corpus.command("build", short_help="Build or extend a corpus of solved deals.")
 @rules_option
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals the corpus should hold.")
+@click.option("--deals", type=Whole(1, MAX_CORPUS_DEALS), required=True, help="Deals the corpus should hold.")
 @output_option("--out", kind="folder", help="Corpus folder (created or extended; required).")
 @seed_option
 @click.option("--policy", type=click.Choice(POLICIES), default=None,
               help="Exchange policy (default: heuristic; an existing corpus keeps its own).")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+@click.option("--chunk-size", type=Whole(1, MAX_CORPUS_DEALS), default=None,
               help="Deals per chunk file (default 200; an existing corpus keeps its own).")
 @solve_budget_option
-@click.option("--within", "solve_within", type=click.IntRange(min=1), default=None, metavar="POINTS",
+@click.option("--within", "solve_within", type=Whole(1, MAX_POINTS), default=None, metavar="POINTS",
               help="48-card presets: prove every total to fewer than POINTS points first, whatever it costs, "
                    "then exact as far as --solve-budget allows (none: exact). 10 decides every bid.")
 @json_option

@@ -10,12 +10,13 @@ from binokel_sim.melds.report import meld_report
 from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .numbers import Whole
 
 
 @click.command("deal", short_help="One seeded deal: every seat's cards and melds, the Tapp.")
 @rules_option
 @seed_option
-@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--index", type=Whole(0), default=0, show_default=True,
               help="Which deal of the seed's sequence (deal i depends only on seed and i).")
 @json_option
 @out_option("Write one row per seat and the Tapp (cards, trump, melds) to FILE.csv, .parquet or .json.")

@@ -12,14 +12,15 @@ from binokel_sim.output import write_table
 from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 from .study_options import study_options
+from .numbers import Real, Whole
 
 
 @click.command("bids", short_help="Bidding table: ceiling and safe bid by hand class.")
 @rules_option
 @seed_option
 @study_options(corpus=True)
-@click.option("--confidence", type=float, default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
-@click.option("--min-n", type=click.IntRange(min=2), default=20, show_default=True, help="Smallest class shown.")
+@click.option("--confidence", type=Real(), default=0.8, show_default=True, help="P(make) the safe bid needs (0..1).")
+@click.option("--min-n", type=Whole(2), default=20, show_default=True, help="Smallest class shown.")
 @out_option()
 @json_option
 @quiet_option

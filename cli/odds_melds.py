@@ -10,11 +10,12 @@ from binokel_sim.output import write_table
 
 from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
+from .numbers import Whole
 
 
 @click.command("melds", short_help="Meld odds, Monte Carlo beside exact, with errors.")
 @rules_option
-@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+@click.option("--deals", type=Whole(1), default=1_000_000, show_default=True,
               help="Number of seeded deals.")
 @seed_option
 @click.option("--exact", is_flag=True, help="Also compute the exact values (combinatorics) and z-scores.")

@@ -9,16 +9,17 @@ import click
 from .common import echo_json, json_option, output_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
 from .study_options import solve_budget_option
+from .numbers import Whole
 
 
 @click.command("report", short_help="Strategy report of a rule set: HTML + Markdown, charts.")
 @rules_option
 @click.option("--budget", type=click.Choice(["quick", "standard", "full"]), default="quick", show_default=True,
               help="Deals per study: quick (minutes), standard, full.")
-@click.option("--meld-deals", type=click.IntRange(min=1), default=None, help="Override the budget's meld-odds deals.")
-@click.option("--study-deals", type=click.IntRange(min=2), default=None,
+@click.option("--meld-deals", type=Whole(1), default=None, help="Override the budget's meld-odds deals.")
+@click.option("--study-deals", type=Whole(2), default=None,
               help="Override the budget's double-dummy study deals.")
-@click.option("--calibration-deals", type=click.IntRange(min=2), default=None,
+@click.option("--calibration-deals", type=Whole(2), default=None,
               help="Override the budget's calibration deals.")
 @seed_option
 @solve_budget_option

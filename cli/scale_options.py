@@ -22,13 +22,18 @@ import click
 
 from binokel_sim.errors import InputError
 from binokel_sim.output import check_output
-from binokel_sim.runner import Scale, check_scheduler
+from binokel_sim.runner import Scale, check_scheduler, require_dask
 
 from .common import show_progress
+from .numbers import Whole
 
 
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return None if value is None else check_scheduler(value)
+    if value is None:
+        return None
+    check_scheduler(value)
+    require_dask()  # before any work, not when the first chunk is sent
+    return value
 
 
 def _checkpoint(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -50,7 +55,7 @@ def scale_options(fn: Callable) -> Callable:
         return fn(*args, scale=scale, **kwargs)
 
     options = [
-        click.option("--workers", type=click.IntRange(min=1), default=None,
+        click.option("--workers", type=Whole(1), default=None,
                      help="Local worker threads (default: all cores). Results do not depend on it."),
         click.option("--checkpoint", type=click.Path(file_okay=False), default=None, callback=_checkpoint,
                      help="Folder for finished chunks: a killed run started again resumes from them."),

@@ -15,13 +15,14 @@ from .common import (charts_options, echo_json, echo_table, json_option, out_opt
                      rules_option, seed_option)
 from .scale_options import scale_options
 from .study_options import solve_budget_option
+from .numbers import Whole
 
 
 @click.command("games", short_help="Whole games to the target: win rates, scores.")
 @rules_option
-@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True, help="Number of games.")
+@click.option("--games", type=Whole(1), default=20, show_default=True, help="Number of games.")
 @seed_option
-@click.option("--max-deals", type=click.IntRange(min=1), default=MAX_DEALS, show_default=True,
+@click.option("--max-deals", type=Whole(1), default=MAX_DEALS, show_default=True,
               help="A game still open after this many deals is recorded as unfinished.")
 @out_option("Summary table to FILE.csv, .parquet or .json.")
 @output_option("--games-out", help="One row per game (CSV/Parquet/JSON).")

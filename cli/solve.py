@@ -24,6 +24,10 @@ from binokel_sim.rules import Rules
 from binokel_sim.play.solver.queries import QUERIES, check_query, parse_budget
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option
+from .numbers import MAX_POINTS, Whole
+
+#: A point total, target or grid bound.
+POINTS = Whole(-MAX_POINTS, MAX_POINTS)
 
 
 def _text(result: dict[str, Any]) -> str:
@@ -137,11 +141,13 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
 @click.command("solve", short_help="Exact double-dummy value of a position.")
 @click.option("--hands", help='Hands in seat order separated by "/", e.g. "EA E10 ... / GK ... / ...".')
 @click.option("--trump", help="Trump suit letter (E, G, H, S) or none.")
-@click.option("--leader", type=int, default=None, help="Seat leading the current trick (default: from the rules).")
-@click.option("--solo", type=int, default=None, help="The soloist's seat (default 0).")
+@click.option("--leader", type=Whole(0, 7), default=None,
+              help="Seat leading the current trick (default: from the rules).")
+@click.option("--solo", type=Whole(0, 7), default=None, help="The soloist's seat (default 0).")
 @click.option("--teams", default=None, help="Seats of the soloist's side, e.g. 0,2 (default: from the rules).")
 @click.option("--trick", default="", help="Cards already played to the current trick, the leader's first.")
-@click.option("--target", type=int, default=None, help="Also ask: can the soloist's side reach T points?")
+@click.option("--target", type=POINTS, default=None,
+              help="Also ask: can the soloist's side reach T points?")
 @click.option("--need-trick", is_flag=True, help="With --target: the side must also win a trick.")
 @click.option("--cards", is_flag=True, help="Also give the value of every legal card of the player to move.")
 @click.option("--durch", is_flag=True, help="Also ask: can the soloist win every trick (no trump)?")
@@ -149,9 +155,12 @@ def _batch(path: str, rules: Rules, as_json: bool) -> list[dict[str, Any]]:
 @click.option("--batch", type=str, default=None, help="Solve every JSON line of this file (see the docs).")
 @click.option("--query", type=click.Choice(QUERIES), default=None,
               help="What to ask (default: exact; grid with --grid, bounds with --budget; at_least needs --target).")
-@click.option("--grid", "step", type=int, default=None, help="Only the STEP-point interval holding the value.")
-@click.option("--lo", type=int, default=None, help="With --grid: lowest grid point (default 0).")
-@click.option("--hi", type=int, default=None, help="With --grid: grid points above HI are not searched.")
+@click.option("--grid", "step", type=Whole(1, MAX_POINTS), default=None,
+              help="Only the STEP-point interval holding the value.")
+@click.option("--lo", type=POINTS, default=None,
+              help="With --grid: lowest grid point (default 0).")
+@click.option("--hi", type=POINTS, default=None,
+              help="With --grid: grid points above HI are not searched.")
 @click.option("--budget", default=None, help="An interval within a budget: seconds (5s) or nodes (200000n).")
 @click.option("--targets", "targets_text", default=None,
               help="Decide 'at least T points?' for each T, e.g. 150,160,170 (the thresholds query).")

@@ -14,6 +14,7 @@ from .common import (charts_options, echo_json, echo_table, json_option, out_opt
                      seed_option)
 from .scale_options import scale_options
 from .study_options import study_options
+from .numbers import Whole
 
 
 @click.command("formula", short_help="Fit the hand-point formula on double-dummy deals.")
@@ -87,12 +88,12 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
 @click.option("--questions", type=click.Choice(("ladder", "one")), default="ladder", show_default=True,
               help="instant: every bid of --span above the minimum bid for each held-out deal (errors clustered by"
                    " deal), or one bid each.")
-@click.option("--span", type=click.IntRange(min=10, max=5000), default=300, show_default=True,
+@click.option("--span", type=Whole(10, 5000), default=300, show_default=True,
               help="instant: the bids asked run from the rules' minimum bid over this many points (a preset whose"
                    " hands reach far beyond it, such as dabb-two, needs more).")
-@click.option("--held-out", "held", type=click.IntRange(min=2), default=20, show_default=True,
+@click.option("--held-out", "held", type=Whole(2), default=20, show_default=True,
               help="checked: the first N held-out deals, each evaluated with --samples deals.")
-@click.option("--samples", type=click.IntRange(min=1), default=50, show_default=True,
+@click.option("--samples", type=Whole(1), default=50, show_default=True,
               help="checked: samples per held-out deal (binokel bid --samples).")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="instant / checked: corpus folder (default: the shipped corpus of these rules; with --play "

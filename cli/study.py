@@ -8,6 +8,7 @@ from binokel_sim.output import write_table
 
 from .common import echo_json, echo_table, json_option, out_option, quiet_option, rules_option, seed_option
 from .scale_options import scale_options
+from .numbers import Real, Whole
 
 
 @click.group(short_help="Studies of play: what open-card analysis overstates.")
@@ -18,15 +19,15 @@ def study() -> None:
 @study.command("play-gap", short_help="Single-dummy play against open cards: the gap.")
 @rules_option
 @seed_option
-@click.option("--deals", type=click.IntRange(min=2), default=100, show_default=True, help="Random deals to play.")
-@click.option("--worlds", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--deals", type=Whole(2), default=100, show_default=True, help="Random deals to play.")
+@click.option("--worlds", type=Whole(1), default=20, show_default=True,
               help="Sampled deals of the unseen cards per single-dummy decision (W).")
-@click.option("--tolerance", type=click.FloatRange(min=0), default=0.5, show_default=True,
+@click.option("--tolerance", type=Real(0), default=0.5, show_default=True,
               help="A decision is proven to within this many points of the best mean (below 1: exact at W = 1).")
-@click.option("--decision-budget", type=click.FloatRange(min=0, min_open=True), default=None, metavar="X",
+@click.option("--decision-budget", type=Real(0, lo_open=True), default=None, metavar="X",
               help="A decision may search X times the nodes of one exact solve of a sampled world; past it its "
                    "leading card is played (faster, no longer proven). Default: none.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+@click.option("--chunk-size", type=Whole(1), default=None,
               help="Deals per chunk (a checkpoint's unit; default 4, with --corpus the corpus's own, 20 for a new "
                    "one). Results do not depend on it.")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",

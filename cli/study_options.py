@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 import click
+from .numbers import Whole
 
 from binokel_sim.play.dd import DEFAULT_BUDGET_NODES, budget_nodes_of
 from binokel_sim.exchange.candidates import POLICIES
@@ -37,9 +38,9 @@ def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: 
         f = click.option("--policy", type=click.Choice(POLICIES), default="heuristic", show_default=True,
                          help="Exchange policy of the soloist.")(f)
         if corpus:  # the default is what a matching corpus holds
-            return click.option("--deals", type=click.IntRange(min=2), default=None,
+            return click.option("--deals", type=Whole(2), default=None,
                                 help=f"Random deals to play out (default: all of a matching corpus, else {deals}).")(f)
-        return click.option("--deals", type=click.IntRange(min=2), default=deals, show_default=True,
+        return click.option("--deals", type=Whole(2), default=deals, show_default=True,
                             help="Random deals to play out.")(f)
 
     return deco(fn) if fn is not None else deco

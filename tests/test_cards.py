@@ -1,5 +1,6 @@
 """Card text: canonical and German/English names, round trips, errors."""
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
@@ -82,3 +83,27 @@ def test_hand_round_trip(cards):
     assert len(h) == len(cards)
     assert h.points == sum(int(CARD_POINTS[c]) for c in cards)
     assert sorted(h.to_list()) == sorted(CARD_TEXT[c] for c in cards)
+
+
+@pytest.mark.parametrize("copies", [255, 256, 257, 258, 3334])
+def test_a_long_hand_is_refused_before_counting(capsys, copies):
+    """One byte per card type wrapped at 256: 258 aces read as two. The length is checked first, in any width."""
+    from clitools import run_cli
+
+    with pytest.raises(InputError, match=f"^{copies} cards given; the largest deck has 48$"):
+        counts_of(parse_cards("EA " * copies))
+    code, out, err = run_cli(capsys, "melds", "EA " * copies)
+    assert (code, out, err.strip()) == (2, "", f"error: hand: {copies} cards given; the largest deck has 48")
+    code, _, err = run_cli(capsys, "melds", "EA " * 256 + "GA")
+    assert code == 2 and "257 cards given" in err
+
+
+def test_copies_counted_past_a_byte():
+    """Within the deck's size a card too many is named with its true count; a count vector is never cast with wrap."""
+    with pytest.raises(InputError, match="card EA appears 40 times"):
+        counts_of(parse_cards("EA " * 40))
+    with pytest.raises(InputError, match="300 cards given"):
+        counts_of([0] * 300, check=False)
+    with pytest.raises(InputError, match="whole numbers 0..255"):
+        Hand(np.full(24, 256))
+    assert Hand(np.full(24, 2)).counts.sum() == 48

@@ -107,7 +107,9 @@ def test_query_options(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--grid", "0"], "--grid: must be positive"),
+    (["--grid", "0"], "'--grid': 0 is out of range: at least 1"),
+    (["--grid", "1e400"], "'--grid': '1e400' is not a finite number"),
+    (["--target", "99999999999999999999"], "'--target': 99999999999999999999 is out of range: at most 10000"),
     (["--grid", "10", "--lo", "50", "--hi", "40"], "--lo: 50 is above hi 40"),
     (["--budget", "0s"], "budget: must be positive"),
     (["--budget", "soon"], "budget: expected seconds"),
@@ -145,7 +147,8 @@ def test_batch_queries_and_bad_line_keeps_results(tmp_path):
 @pytest.mark.parametrize("bad, message", [
     ({"query": "median"}, "line 1: query: unknown query 'median'"),
     ({"query": "at_least"}, "line 1: target: the at_least query needs a target"),
-    ({"query": "bounds", "budget_seconds": 0}, "line 1: budget_seconds: must be positive"),
+    ({"query": "bounds", "budget_seconds": 0}, "line 1: budget_seconds: must be above 0 and at most 604800 (a week), got 0"),
+    ({"query": "bounds", "budget_nodes": 10**30}, "line 1: budget_nodes: out of range (at most 10^15 in size)"),
     ({"query": "bounds", "budget_nodes": -3}, "line 1: budget_nodes: must be positive"),
     ({"query": "grid", "lo": 9, "hi": 1}, "line 1: lo: 9 is above hi 1"),
     ({"query": "thresholds", "targets": []}, "line 1: targets: the thresholds query needs at least one target"),

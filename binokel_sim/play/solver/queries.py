@@ -41,7 +41,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, shown
 from binokel_sim.play.solver.search import C_LIMIT, S_ABORT, S_NODES
 
 #: Steps of the anytime ``bounds`` driver: a coarse interval first, then finer ones; 1 is exact.
@@ -74,9 +74,16 @@ class Result:
         return out
 
 
+#: The largest budget a solve takes: 10^15 nodes, or a week in seconds (about 2 * 10^12 nodes).
+MAX_BUDGET_NODES = 10**15
+MAX_BUDGET_SECONDS = 7 * 24 * 3600
+
+
 def _int(name: str, v) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise InputError(f"{name}: expected an integer, got {v!r}")
+        raise InputError(f"{name}: expected an integer, got {shown(v)}")
+    if abs(v) > MAX_BUDGET_NODES:  # the kernels take int64: refuse before numpy overflows
+        raise InputError(f"{name}: out of range (at most 10^15 in size), got {shown(v)}")
     return v
 
 
@@ -119,8 +126,9 @@ def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nod
     if budget_seconds is not None:
         if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
             raise InputError(f"budget_seconds: expected a number, got {budget_seconds!r}")
-        if not budget_seconds > 0:
-            raise InputError(f"budget_seconds: must be positive, got {budget_seconds}")
+        if not 0 < budget_seconds <= MAX_BUDGET_SECONDS:
+            raise InputError(f"budget_seconds: must be above 0 and at most {MAX_BUDGET_SECONDS} (a week), "
+                             f"got {budget_seconds}")
 
 
 QUERIES = ("exact", "at_least", "thresholds", "grid", "bounds", "within")
@@ -131,15 +139,28 @@ FIELDS = {"exact": ("target",), "at_least": ("target",), "thresholds": ("targets
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
-    """``"5s"`` -> 5 seconds, ``"200000n"`` -> 200000 nodes (``"2.5s"``, ``"3e6n"`` too)."""
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([sn])\s*", str(text), re.IGNORECASE)
+    """``"5s"`` -> 5 seconds, ``"200000n"`` -> 200000 nodes (``"2.5s"``, ``"3e6n"`` too); at most
+    :data:`MAX_BUDGET_NODES` nodes or :data:`MAX_BUDGET_SECONDS` seconds.
+
+    >>> parse_budget("3e6n"), parse_budget("2.5s")
+    ((3000000, None), (None, 2.5))
+    >>> parse_budget("1e400s")
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: budget: at most 604800 seconds (a week), got '1e400s'
+    """
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([sn])\s*", str(text)[:100], re.IGNORECASE)
     if not m:
-        raise InputError(f"budget: expected seconds like 5s or nodes like 200000n, got {text!r}")
+        raise InputError(f"budget: expected seconds like 5s or nodes like 200000n, got {shown(text)}")
     x = float(m.group(1))
     if x <= 0:
         raise InputError(f"budget: must be positive, got {text!r}")
     if m.group(2).lower() == "s":
+        if not x <= MAX_BUDGET_SECONDS:
+            raise InputError(f"budget: at most {MAX_BUDGET_SECONDS} seconds (a week), got {text!r}")
         return None, x
+    if not x <= MAX_BUDGET_NODES:
+        raise InputError(f"budget: at most {MAX_BUDGET_NODES} nodes (10^15), got {text!r}")
     if x != int(x):
         raise InputError(f"budget: a node count must be whole, got {text!r}")
     return int(x), None
