@@ -38,6 +38,9 @@ from binokel_sim.palette import SERIES
 from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import proportion
 
+# The instant tier's answers, computed or read from the store (public here: callers import them from this module).
+from .instant_predictions import PREDICT_CHUNK, held_out_predictions, predict, soloist_hands  # noqa: F401
+
 STREAM_CALIBRATION = streams.stream("calibration")
 
 
@@ -268,35 +271,6 @@ def made_outcomes(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.nd
     return made[idx, np.searchsorted(ladder, bids)]
 
 
-def soloist_hands(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """(uint8[n, 24] count vectors, seats) of each corpus row's soloist."""
-    seat = rows["soloist"].to_numpy()
-    # Each row's soloist hand, from its 24-digit count string.
-    text = "".join(rows[f"hand{s}"].iat[i] for i, s in enumerate(seat))
-    return (np.frombuffer(text.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(rows), -1), seat
-
-
-def held_out_predictions(rules: Rules, model, rows: pd.DataFrame, ladder: np.ndarray, stored: bool = True,
-                         progress: bool = False) -> np.ndarray:
-    """The instant tier's P(make)[row, bid] of ``rows``' soloist hands over ``ladder``: read from the store
-    (:mod:`binokel_sim.evaluation.instant_store`) where ``stored`` and it holds these questions, else computed."""
-    from binokel_sim.evaluation.instant_store import load_predictions
-
-    hands, seat = soloist_hands(rows)
-    p = load_predictions(model, hands, seat, ladder) if stored else None
-    return predict(rules, model, hands, seat, ladder, progress) if p is None else p
-
-
-def predict(rules: Rules, model, hands: np.ndarray, seat: np.ndarray, ladder: np.ndarray,
-            progress: bool = False) -> np.ndarray:
-    """``model.p_make`` of many hands in chunks on local threads (the drawn ladder's kernels release the GIL)."""
-    from binokel_sim.runner import chunk_ranges, run_chunks
-
-    parts = run_chunks(lambda c: model.p_make(rules, hands[c.start:c.stop], seat[c.start:c.stop], ladder),
-                       chunk_ranges(len(hands), 50), progress=progress, desc="instant tier")
-    return np.concatenate(parts) if parts else np.empty((0, len(ladder)))
-
-
 def store_held_out(rules: Rules, model, corpus=None, span: int = 300, progress: bool = False) -> Path:
     """Compute and store the instant tier's predictions of the held-out deals (the questions
     :func:`instant_calibration` asks over ``span``), for a model whose ladder is dear (the drawn one)."""
@@ -309,21 +283,22 @@ def store_held_out(rules: Rules, model, corpus=None, span: int = 300, progress: 
 
 
 def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids: np.ndarray,
-                  stored: bool = False, progress: bool = False) -> np.ndarray:
+                  stored: bool = False, progress: bool = False, scale: Scale | None = None) -> np.ndarray:
     ladder = np.unique(bids)
-    p = held_out_predictions(rules, model, rows, ladder, stored, progress)
+    p = held_out_predictions(rules, model, rows, ladder, stored, progress, scale)
     return p[idx, np.searchsorted(ladder, bids)]
 
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
                         questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False,
-                        ) -> pd.DataFrame:
+                        scale: Scale | None = None) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
 
     ``questions="one"``: deal ``d`` is asked one bid, ``ladder[d mod len(ladder)]`` (independent outcomes);
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
+    ``scale``: workers and checkpoint of the predictions where the store does not hold them (:func:`predict`).
     The model of ``bid --play single-dummy`` is scored by :func:`.sd_calibration.sd_calibration`.
     """
     from binokel_sim.errors import InputError
@@ -338,7 +313,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
         raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
     rows, which = held_out_rows(rules, corpus)
     idx, bids = asked_questions(rules, rows, questions, span)
-    pred, made = _instant_pred(rules, model, rows, idx, bids, True, progress), made_outcomes(rules, rows, idx, bids)
+    pred = _instant_pred(rules, model, rows, idx, bids, True, progress, scale)
+    made = made_outcomes(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
     lo, hi = row_bounds(rows, "value")
     made_hi = made_outcomes(rules, rows, idx, bids, hi) if (lo < hi).any() else None
@@ -377,7 +353,7 @@ def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     deal = rows["deal"].to_numpy()
     table = reliability(pred, made, deal, bins)
     model = load_instant(rules)
-    inst = brier(_instant_pred(rules, model, rows, idx, bids), made, deal) if model else None
+    inst = brier(_instant_pred(rules, model, rows, idx, bids, scale=scale), made, deal) if model else None
     table.attrs.update({"study": "calibration", "tier": "checked", "rules": rules.name, "seed": seed,
                         "samples": samples, "policy": policy, "held_out": f"the first {len(rows)} of " + which,
                         "questions": "one", **brier(pred, made, deal), "instant": inst,

@@ -38,7 +38,7 @@ import pandas as pd
 
 from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
 from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
-                                              source_line, tapp_section)
+                                              source_line, tapp_section, tie_note)
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.glossary import SUIT_NAMES, TERMS, words
 from binokel_sim.palette import contract_colour, event_colour
@@ -195,27 +195,6 @@ def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, 
     return s, f
 
 
-def _tie_note(rules: Rules, seed: int, study: pd.DataFrame) -> str:
-    """How often the exchange's valuation ties between trumps on the study's deals, and the shares without them."""
-    from binokel_sim.evaluation.study import deal_hands
-    from binokel_sim.exchange.policy import trump_ties
-    from binokel_sim.runner import Chunk
-
-    n = len(study)
-    hands, tapp = deal_hands(rules, seed, Chunk(0, 0, n))
-    ties = trump_ties(rules, np.ascontiguousarray(hands[np.arange(n), np.arange(n) % rules.n_seats]), tapp)
-    tied = ties.sum(axis=1) > 1
-    code = study["code"].to_numpy()[:n]
-    clear = ~tied & (code < 4)
-    shares = ", ".join(f"{SUIT_NAMES[c]} {np.mean(code[clear] == k):.3f}" for k, c in enumerate("EGHS"))
-    return (f"In {int(tied.sum())} of {n} deals ({tied.mean():.1%}) two or more trumps tie in the exchange's"
-            " valuation; the soloist then names one of them by a key of the cards he has seen (the same cards,"
-            " the same choice; fair between the suits)."
-            f" Without those deals the trump shares are {shares} ({int(clear.sum())}"
-            f" deals; a choice blind to the suit gives 0.250 ± {np.sqrt(0.25 * 0.75 / max(int(clear.sum()), 1)):.3f}"
-            " each).")
-
-
 def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale: Scale) -> list[Section]:
     ch = _figs()
     s = Section("trump", "Trump choice")
@@ -225,7 +204,7 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
              "lo": proportion(k, n)["lo"], "hi": proportion(k, n)["hi"], "n": n} for name, k in counts.items()]
     t = pd.DataFrame(rows).sort_values("contract")
     s.text.append(f"Contract announced by the soloist after the exchange, over {n} deals.")
-    s.text.append(_tie_note(rules, seed, study))
+    s.text.append(tie_note(rules, seed, study, scale))
     s.tables.append(("Contracts chosen", t))
     names = [SUIT_NAMES.get(c, str(c).capitalize()) for c in t["contract"]]
     s.figures.append(("trump_choice", ch.bar_chart(t, "contract", "share", "se", "Contract chosen", "share of deals",
@@ -300,7 +279,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         s.tables.append(("Hand formula: predicted against realised, by bin", t))
         s.figures.append(("calibration", chart(t, f"Hand formula, {rules.name}: {len(cal):,} deals"),
                           "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
-    inst = instant_calibration_table(rules, src)
+    inst = instant_calibration_table(rules, src, scale)
     if inst is not None:
         a = inst.attrs
         held = a["held_out"].replace(f" in {src['corpus']}", f" in {corpus_label(src)}")
@@ -317,9 +296,10 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
     return s
 
 
-def instant_calibration_table(rules: Rules, src: dict) -> pd.DataFrame | None:
+def instant_calibration_table(rules: Rules, src: dict, scale: Scale | None = None) -> pd.DataFrame | None:
     """The instant tier's reliability table on the held-out deals of the corpus the play sections read, or None
-    when they read none, it holds too few deals to hold any out (below 500), or no instant model is fitted."""
+    when they read none, it holds too few deals to hold any out (below 500), or no instant model is fitted;
+    predictions the store does not hold are computed under ``scale`` (its checkpoint keeps them)."""
     from binokel_sim.analyses.calibration import instant_calibration
     from binokel_sim.evaluation.instant import held_out, load_instant
 
@@ -327,7 +307,7 @@ def instant_calibration_table(rules: Rules, src: dict) -> pd.DataFrame | None:
         return None
     if held_out(np.arange(int(src.get("corpus_deals", 0))), rules.n_seats).sum() < 2:
         return None
-    return instant_calibration(rules, corpus=src["corpus"], questions="ladder")
+    return instant_calibration(rules, corpus=src["corpus"], questions="ladder", scale=scale)
 
 
 def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str | Budget = "quick", seed: int = 1,
@@ -362,7 +342,7 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     sections.append(bid_section(rules, study, src))
     from binokel_sim.analyses.report_realplay import real_play_section
 
-    sections.append(real_play_section(rules))
+    sections.append(timed("real play", real_play_section, rules, None, scale))
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))

@@ -40,8 +40,9 @@ def ladder_frame(rules: Rules, rows: pd.DataFrame, top: int = 30) -> pd.DataFram
     return pd.concat(out, ignore_index=True)
 
 
-def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> Section:
-    """The section, from the single-dummy corpus in ``folder`` (None: the shipped one of ``rules``)."""
+def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, scale=None) -> Section:
+    """The section, from the single-dummy corpus in ``folder`` (None: the shipped one of ``rules``); ``scale``:
+    workers and checkpoint of the calibration's predictions where they are not stored."""
     from . import charts as ch
     from .play_gap import fail_share, totals
     from .sd_corpus import SHIPPED, load_sd_corpus
@@ -101,7 +102,7 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None) -> 
         return s
     s.text.extend(_safe_bid_text(rules, p, s))
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
-        cal = sd_calibration(rules, p, questions="ladder")
+        cal = sd_calibration(rules, p, questions="ladder", scale=scale)
         a = cal.attrs
         s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
                       f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "

@@ -132,14 +132,15 @@ def shipped_or_fit(rules: Rules, paired, min_deals: int):
 
 
 def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: int = 10, span: int = 300,
-                   progress: bool = False, min_deals: int | None = None, further: int | None = None
-                   ) -> pd.DataFrame:
+                   progress: bool = False, min_deals: int | None = None, further: int | None = None,
+                   scale=None) -> pd.DataFrame:
     """:func:`controlled_reliability` of ``bid --play single-dummy``'s model (fitted on the training deals of
     the single-dummy corpus ``corpus``: a folder, default the shipped one, or :class:`.sd_instant.Paired`) on
     its held-out deals played single-dummy at every seat, with the open-card outcomes of the double-dummy
     corpus's held-out deals beyond it (the first ``further``; default all) as the control. The Brier score,
     the deals and the model's provenance are in ``attrs``, as :func:`.calibration.instant_calibration`'s.
-    Predictions are read from the store :func:`store_sd` writes where it holds these questions."""
+    Predictions are read from the store :func:`store_sd` writes where it holds these questions, else computed
+    under ``scale`` (a :class:`~binokel_sim.runner.Scale`: workers, checkpoint; :func:`.calibration.predict`)."""
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import held_out_rule
 
@@ -157,7 +158,7 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
     both = pd.concat([rows, extra], ignore_index=True)  # single-dummy totals, then open-card ones
     idx, bids = asked_questions(rules, both, questions, span)
     ladder = np.unique(bids)
-    pred = held_out_predictions(rules, model, both, ladder, True, progress)[idx, np.searchsorted(ladder, bids)]
+    pred = held_out_predictions(rules, model, both, ladder, True, progress, scale)[idx, np.searchsorted(ladder, bids)]
     made, deal, h = made_outcomes(rules, both, idx, bids), both["deal"].to_numpy()[idx], idx < len(rows)
     # The held-out deals' open-card outcomes: the double-dummy rows of the same deals, the same questions.
     dd = paired.dd.set_index("deal").loc[rows["deal"]].reset_index()

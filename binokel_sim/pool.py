@@ -24,14 +24,22 @@ class Interrupted(Exception):
     must end the process with ``os._exit`` (a normal exit would wait for them).
     """
 
-    def __init__(self, done: int, total: int, checkpoint: str | os.PathLike | None):
-        self.done, self.total, self.checkpoint = done, total, checkpoint
+    def __init__(self, done: int, total: int, checkpoint: str | os.PathLike | None, what: str = ""):
+        self.done, self.total, self.checkpoint, self.what = done, total, checkpoint, what
         if checkpoint:
-            how = f"{done} of {total} chunks kept in {os.fspath(checkpoint)}; run the same command again to resume"
+            how = f"{self.counted} kept in {os.fspath(checkpoint)}; run the same command again to resume"
         else:
-            how = (f"{done} of {total} chunks had finished (not kept); add --checkpoint DIR to make a long run "
-                   "resumable")
+            how = f"{self.counted} had finished (not kept); add --checkpoint DIR to make a long run resumable"
         super().__init__(f"interrupted: {how}")
+
+    @property
+    def counted(self) -> str:
+        """The chunks finished, and of what work.
+
+        >>> Interrupted(12, 195, "ck", "instant tier").counted
+        '12 of 195 chunks (instant tier)'
+        """
+        return f"{self.done} of {self.total} chunks" + (f" ({self.what})" if self.what else "")
 
 
 class _Skipped(Exception):
@@ -39,10 +47,11 @@ class _Skipped(Exception):
 
 
 def wait_all(fn: Callable[[Any], Any], items: Sequence[Any], workers: int, checkpoint=None,
-              already: int = 0, total: int | None = None) -> list[Any]:
+             already: int = 0, total: int | None = None, what: str = "") -> list[Any]:
     """``[fn(x) for x in items]`` on ``workers`` threads, the main thread only waiting (so Ctrl-C
     reaches it at once). On Ctrl-C the waiting chunks are cancelled, the running ones abandoned,
-    and :class:`Interrupted` raised; on an error the waiting chunks are cancelled and the
+    and :class:`Interrupted` raised (``checkpoint``: where the finished ones are kept, None: nowhere;
+    ``what``: the work's name in its message); on an error the waiting chunks are cancelled and the
     running ones finish (and are stored) before it is raised."""
     stop = threading.Event()
 
@@ -64,7 +73,7 @@ def wait_all(fn: Callable[[Any], Any], items: Sequence[Any], workers: int, check
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         done = sum(1 for f in futures if f.done() and not f.cancelled() and f.exception() is None)
-        raise Interrupted(already + done, total if total is not None else len(items), checkpoint) from None
+        raise Interrupted(already + done, total if total is not None else len(items), checkpoint, what) from None
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise

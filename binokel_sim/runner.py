@@ -38,11 +38,13 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from binokel_sim._version import __version__
 from binokel_sim.checkpoint import Checkpoint
-from binokel_sim.errors import InputError, shown
+from binokel_sim.dask_link import check_scheduler, connect, require_dask, run_dask as _run_dask
+from binokel_sim.errors import InputError
 from binokel_sim.pool import Interrupted, wait_all as _wait_all
 from binokel_sim import versions
 
-__all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "chunk_ranges", "run_chunks", "run_job", "run_jobs"]
+__all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "check_scheduler", "chunk_ranges", "connect",
+           "require_dask", "run_chunks", "run_job", "run_jobs", "run_local_chunks"]
 
 T = TypeVar("T")
 
@@ -115,19 +117,57 @@ def run_chunks(
         return r
 
     try:
-        return _wait_all(run, chunks, min(workers, max(len(chunks), 1)))
+        return _wait_all(run, chunks, min(workers, max(len(chunks), 1)), what=desc)
     finally:
         bar.close()
 
 
 def run_local_chunks(fn: Callable[[Chunk], T], chunks: Sequence[Chunk], scale: "Scale | None" = None, desc: str = "",
-                     what: str = "this computation") -> list[T]:
-    """:func:`run_chunks` under a :class:`Scale` (its workers and progress bar) for work that is not a
-    :class:`Job` (a closure over arrays): a checkpoint or a scheduler is refused, never silently ignored."""
+                     what: str = "this computation", key: Mapping[str, Any] | None = None) -> list[T]:
+    """``[fn(c) for c in chunks]`` under a :class:`Scale` (its workers, progress bar and checkpoint) for work
+    that is not a :class:`Job` (a closure over arrays); results in chunk order.
+
+    ``key``: what every chunk's result depends on besides its range, JSON-ready (e.g. digests of the input
+    arrays, the rules hash, the model's identity); with it, ``scale.checkpoint`` keeps each finished chunk
+    under ``desc`` and ``key`` (and the package's, solver's and ``fn``'s code versions, as :meth:`Job.identity`).
+    Without a key a checkpoint is refused, and a scheduler always (a closure does not travel): never silently
+    ignored. ``what`` names the work in that refusal; ``desc`` on the progress bar and in an interrupt.
+
+    >>> run_local_chunks(lambda c: c.stop, chunk_ranges(5, 2), Scale(workers=1), key={"demo": 1})
+    [2, 4, 5]
+    """
     scale = scale or Scale()
-    if scale.checkpoint or scale.scheduler:
-        raise InputError(f"{what} runs on local threads only: a checkpoint or a scheduler does not apply")
-    return run_chunks(fn, chunks, workers=scale.workers, progress=scale.progress, desc=desc)
+    if scale.scheduler or (scale.checkpoint and key is None):
+        raise InputError(f"{what} runs on local threads only: a {'scheduler' if scale.scheduler else 'checkpoint'}"
+                         " does not apply")
+    work = _Closure(re.sub(r"[^a-z0-9]+", "-", desc.lower()).strip("-") or "chunks", fn, tuple(chunks), key)
+    return run_jobs([work], scale, desc)[0]
+
+
+@dataclass(frozen=True, eq=False)
+class _Closure:
+    """A closure's chunks as the job-like object :func:`run_jobs` and :class:`Checkpoint` take: ``name``, the
+    given ``chunks()``, an :meth:`identity` from the caller's ``params`` (its key) and the code versions."""
+
+    name: str
+    call: Callable[[Chunk], Any]
+    given: tuple[Chunk, ...]
+    params: Any = None
+
+    @staticmethod
+    def fn(work: "_Closure", chunk: Chunk) -> Any:  # called as run_jobs calls a Job's: fn(job, chunk)
+        return work.call(chunk)
+
+    def chunks(self) -> list[Chunk]:
+        return list(self.given)
+
+    def identity(self) -> dict[str, Any]:
+        return {"job": self.name, "params": _canonical(self.params), "version": __version__,
+                "solver": versions.solver_version(), "code": versions.code_version(self.call),
+                "format": CHECKPOINT_FORMAT}
+
+    def key(self) -> str:
+        return _digest(self.identity())
 
 
 # --------------------------------------------------------------------------- jobs
@@ -151,37 +191,6 @@ class Scale:
         return where + (f", checkpoint {os.fspath(self.checkpoint)}" if self.checkpoint else "")
 
 
-_HOST = re.compile(r"(?=.{1,253}\Z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
-                   r"[A-Za-z0-9])?)*")
-_SCHEDULER = re.compile(r"tcp://(\[[0-9A-Fa-f:.]{2,45}\]|[^\s/:\[\]]+):([0-9]{1,5})")
-
-
-def check_scheduler(address: str) -> str:
-    """Validate a scheduler address ``tcp://host:port`` (a host name or IP address, a port 1..65535),
-    before any work; :class:`InputError` otherwise.
-
-    >>> check_scheduler("tcp://127.0.0.1:8786")
-    'tcp://127.0.0.1:8786'
-    >>> check_scheduler("inproc://x")
-    Traceback (most recent call last):
-    ...
-    binokel_sim.errors.InputError: --scheduler: expected an address like tcp://host:8786, got 'inproc://x'
-    """
-    import ipaddress
-
-    m = _SCHEDULER.fullmatch(address) if isinstance(address, str) and len(address) <= 300 else None
-    bad = InputError(f"--scheduler: expected an address like tcp://host:8786, got {shown(address)}")
-    if m is None or not 1 <= int(m.group(2)) <= 65535:
-        raise bad
-    host = m.group(1)
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        if host.startswith("[") or not _HOST.fullmatch(host):
-            raise bad from None
-    return address
-
-
 def _canonical(obj: Any) -> Any:
     """A JSON-ready form of job parameters (tuples as lists, numpy scalars as numbers; a dataclass as the
     mapping of its fields, those at None left out, so an option that is not set leaves the key as before it existed)."""
@@ -200,6 +209,12 @@ def _canonical(obj: Any) -> Any:
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     raise TypeError(f"job parameter of type {type(obj).__name__} cannot be part of a checkpoint key")
+
+
+def _digest(identity: Mapping[str, Any]) -> str:
+    """A short hex digest of a JSON-ready identity: a job's folder in a checkpoint."""
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 @dataclass(frozen=True)
@@ -249,8 +264,7 @@ class Job:
 
     def key(self) -> str:
         """Hex digest of :meth:`identity`: the job's folder in a checkpoint."""
-        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:24]
+        return _digest(self.identity())
 
     def chunk_key(self, chunk: Chunk) -> str:
         """Unique name of one chunk's result (job key, chunk index and range)."""
@@ -312,17 +326,17 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs",
         if not todo:
             pass
         elif scale.scheduler:
-            _run_dask(jobs, todo, scale.scheduler, finish, scale.checkpoint, len(todo))
+            _run_dask(jobs, todo, scale.scheduler, finish, scale.checkpoint, len(todo), desc)
         else:
             _run_local(jobs, todo, scale.workers, finish, scale.checkpoint,
-                       sum(len(r) for r in results) - len(todo))
+                       sum(len(r) for r in results) - len(todo), desc)
     finally:
         bar.close()
     return results
 
 
 def _run_local(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], workers: int | None,
-               finish: Callable[[int, Chunk, Any], None], checkpoint=None, already: int = 0) -> None:
+               finish: Callable[[int, Chunk, Any], None], checkpoint=None, already: int = 0, what: str = "") -> None:
     workers = workers or default_workers()
 
     def one(item: tuple[int, Chunk]) -> None:
@@ -330,52 +344,7 @@ def _run_local(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], workers: int 
         finish(j, c, jobs[j].fn(jobs[j], c))
 
     # Chunks finished before a failure or Ctrl-C are already stored by ``finish``.
-    _wait_all(one, todo, min(workers, len(todo)), checkpoint, already, already + len(todo))
-
-
-def _call_chunk(job: Job, chunk: Chunk) -> Any:
-    """What a Dask worker runs: the job's chunk function on one chunk."""
-    return job.fn(job, chunk)
-
-
-def require_dask() -> None:
-    """One-line :class:`InputError` naming the extra to install when Dask's ``distributed`` is missing."""
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'binokel-sim[distributed]'") from None
-
-
-def connect(address: str, timeout: float = 10.0):
-    """A ``distributed.Client`` for ``address``; one-line :class:`InputError` when it cannot."""
-    check_scheduler(address)
-    require_dask()
-    from distributed import Client
-
-    try:
-        return Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"--scheduler: cannot reach {address}: {why}") from None
-
-
-def _run_dask(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], address: str,
-              finish: Callable[[int, Chunk, Any], None], checkpoint=None, total: int = 0) -> None:
-    client = connect(address)
-    from distributed import as_completed
-
-    done = 0
-    try:
-        futures = {
-            client.submit(_call_chunk, jobs[j], c, key=jobs[j].chunk_key(c), pure=False): (j, c) for j, c in todo
-        }
-        for fut in as_completed(futures, loop=client.loop):
-            finish(*futures[fut], fut.result())
-            done += 1
-    except KeyboardInterrupt:
-        raise Interrupted(done, total, checkpoint) from None
-    finally:
-        client.close()
+    _wait_all(one, todo, min(workers, len(todo)), checkpoint, already, already + len(todo), what)
 
 
 def _demo_chunk(job: Job, chunk: Chunk) -> int:

@@ -59,15 +59,32 @@ def _leave(message: str) -> None:
     os._exit(128 + int(_STOPPED_BY[0]))
 
 
+def _has_checkpoint(args: list[str]) -> bool:
+    return any(a == "--checkpoint" or a.startswith("--checkpoint=") for a in args)
+
+
 def _abort_line(args: list[str]) -> str:
     """The line for a run stopped outside its chunks: how to resume only where it keeps chunks.
 
     >>> _abort_line(["card", "EA"])
     'interrupted before the command finished'
     """
-    if any(a == "--checkpoint" or a.startswith("--checkpoint=") for a in args):
+    if _has_checkpoint(args):
         return "interrupted: run the same command again to resume from the finished chunks in its --checkpoint"
     return "interrupted before the command finished"
+
+
+def _interrupted_line(exc: Interrupted, args: list[str]) -> str:
+    """The line for a run stopped in its chunks: the exception's, except where the command was given a
+    --checkpoint and the part stopped keeps none (seconds of work, e.g. the exact odds): then not "add --checkpoint".
+
+    >>> _interrupted_line(Interrupted(3, 10, None, "exact odds"), ["report", "--checkpoint", "ck"])[:70]
+    'interrupted: 3 of 10 chunks (exact odds) had finished, in a part that '
+    """
+    if type(exc) is Interrupted and not exc.checkpoint and _has_checkpoint(args):
+        return (f"interrupted: {exc.counted} had finished, in a part that keeps none; run the same command again"
+                " to resume from the finished chunks in its --checkpoint")
+    return str(exc)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     except Interrupted as exc:
-        _leave(str(exc))
+        _leave(_interrupted_line(exc, sys.argv[1:] if argv is None else argv))
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort:

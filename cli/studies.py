@@ -131,10 +131,9 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
         if play == "single-dummy":
             from binokel_sim.analyses.sd_calibration import sd_calibration
 
-            table = sd_calibration(rules, corpus_dir, questions=questions, span=span, progress=scale.progress)
+            table = sd_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
         else:
-            table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span,
-                                            progress=scale.progress)
+            table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
     elif tier == "checked":
         table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:

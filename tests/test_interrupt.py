@@ -47,7 +47,7 @@ def test_ctrl_c_stops_within_5_s_and_keeps_finished_chunks(tmp_path):
     assert line.startswith("interrupted: ") and "run the same command again to resume" in line, err
     assert "Traceback" not in err
     kept = len(list(ck.rglob("*.ckpt")))
-    assert f"{kept} of 20 chunks kept in {ck}" in line, (kept, line)
+    assert f"{kept} of 20 chunks (games) kept in {ck}" in line, (kept, line)
 
 
 def test_ctrl_c_in_a_command_without_chunks_says_so_in_one_line():

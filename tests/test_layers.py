@@ -18,7 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
      "contracts", "cards", "rules_files", "layout_checks"),
     ("rules", "scoring"),
     # Records of a run: provenance, output files, checkpoints, code hashes, the chunk runner.
-    ("provenance", "output", "checkpoint", "versions", "runner"),
+    ("provenance", "output", "checkpoint", "versions", "dask_link", "runner"),
     ("dealing",),
     ("melds",),
     # Card play: legal moves, the double-dummy solver and its batch back end, worlds, single-dummy.

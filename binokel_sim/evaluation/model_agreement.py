@@ -33,7 +33,7 @@ import numpy as np
 if TYPE_CHECKING:
     from binokel_sim.evaluation.instant import InstantModel
 
-__all__ = ["RTOL", "ROUNDED_SHARE", "differences", "same_model"]
+__all__ = ["RTOL", "ROUNDED_SHARE", "differences", "identity", "same_model"]
 
 #: Fitted floats agree to this relative tolerance (of each array's largest entry). The CPUs and BLAS kernels
 #: seen so far differ near 1e-14 relative; 1e-9 is far above that and far below any change a refit on other
@@ -92,3 +92,29 @@ def differences(a: "InstantModel", b: "InstantModel", rtol: float = RTOL, share:
 def same_model(a: "InstantModel | None", b: "InstantModel | None", rtol: float = RTOL) -> bool:
     """Whether ``a`` and ``b`` are one fitted model (:func:`differences` finds nothing); None is no model."""
     return a is not None and b is not None and not differences(a, b, rtol)
+
+
+def identity(m: "InstantModel") -> dict[str, Any]:
+    """A model's identity for a cache key (a checkpoint's): its exact fields and play, a digest of its rounded
+    integers, and a digest of its fitted floats rounded to 9 significant digits (:data:`RTOL`).
+
+    The same model fitted on another CPU gives the same identity but for a float that the rounding tips across
+    a 9th-digit boundary; then the key misses and the cached work is only computed again -- never reused for
+    another model, as a key on the raw float bits would be for no model at all on another machine.
+
+    >>> from binokel_sim.evaluation.instant import InstantModel
+    >>> a = InstantModel(rules_hash="x", rules="standard", intercept=130.8973492324788, coef=[1.0] * 7,
+    ...                  seat=[0.0, -10.7, -6.5], residuals=[[3, 1, 1]], tapp=[50.0, [0.0] * 7, 10.0])
+    >>> from dataclasses import replace
+    >>> same, other = replace(a, intercept=130.89734923247934), replace(a, intercept=131.0)
+    >>> identity(a) == identity(same), identity(a) == identity(other)
+    (True, False)
+    """
+    import hashlib
+
+    def digest(names: tuple[str, ...], text) -> str:
+        return hashlib.sha256("|".join(text(_floats(getattr(m, n))) for n in names).encode()).hexdigest()[:24]
+
+    return {**{n: getattr(m, n) for n in _EXACT}, "play": m.play,
+            "rounded": digest(_ROUNDED, lambda x: ",".join(str(int(v)) for v in x)),
+            "floats": digest((*_FLOATS, "tapp"), lambda x: ",".join(f"{v + 0.0:.8e}" for v in x))}  # -0.0 as 0.0

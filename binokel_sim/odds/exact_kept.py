@@ -349,7 +349,7 @@ def kept_counts(rules: Rules, cards: int | None = None, keep: int | None = None,
             counts[:] += out
 
     # One (E, G) class pair per chunk: the work per pair varies a lot, small chunks balance the threads.
-    run_chunks(one, chunk_ranges(kk * kk, 1), workers=workers)
+    run_chunks(one, chunk_ranges(kk * kk, 1), workers=workers, desc="exact kept odds")
     total = comb(lay.deck_size, cards)
     if any(int(row.sum()) != total for row in counts):
         raise AssertionError(f"exact kept odds: counts add up to {counts.sum(axis=1)}, not {total}")
