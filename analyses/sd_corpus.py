@@ -30,12 +30,11 @@ from binokel_sim._version import __version__
 from binokel_sim.corpus.builder import CorpusInterrupted, plan
 from binokel_sim.corpus.lock import corpus_writer
 from binokel_sim.corpus.manifest import (CORPUS_FORMAT, MANIFEST, check_rules, file_sha256, held_deals,
-                                         read_manifest)
-from binokel_sim.corpus.reader import shipped_root, whole_chunk
+                                         read_manifest, write_manifest)
+from binokel_sim.corpus.reader import confirmed_chunks, shipped_root
 from binokel_sim.corpus.writer import ChunkWriter
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.study import STREAM_STUDY
-from binokel_sim.output import write_json
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
@@ -89,7 +88,7 @@ def _open(folder: Path, rules: Rules, seed: int, gs: GapSettings, chunk_size: in
     for key, val in (("seed", seed), ("worlds", gs.worlds), ("tolerance", gs.tolerance), ("chunk_size", chunk_size)):
         if val is not None and m[key] != val:
             raise InputError(f"corpus {folder} was built with {key} {m[key]}, not {val}")
-    m["chunks"] = [c for c in m["chunks"] if whole_chunk(folder, c)]
+    m["chunks"] = confirmed_chunks(folder, m)  # a chunk not whole is recomputed; rows not the manifest's: refused
     return m
 
 
@@ -117,7 +116,7 @@ def build_sd_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, s
             return m
         m["builds"].append({"command": command, "started": datetime.now(UTC).isoformat(timespec="seconds"),
                             "target_deals": int(deals), "package_version": __version__})
-        write_json(m, folder / MANIFEST)
+        write_manifest(m, folder)
         # One deal per task: a deal costs 2-60 s, so workers share a chunk; rows do not depend on it.
         jobs = [Job("sd-corpus", sd_task, n=stop - start, seed=seed, rules=rules, chunk_size=1,
                     params=SdParams(gs, start)) for _, start, stop in todo]
@@ -151,7 +150,7 @@ def load_sd_corpus(folder: str | os.PathLike) -> tuple[dict[str, Any], pd.DataFr
     m = read_manifest(folder)
     if m.get("play") != PLAY:
         raise InputError(f"corpus {folder} is not a single-dummy corpus")
-    chunks = [c for c in sorted(m["chunks"], key=lambda c: c["index"]) if whole_chunk(folder, c)]
+    chunks = sorted(confirmed_chunks(folder, m), key=lambda c: c["index"])
     rows = pd.concat([pd.read_parquet(folder / c["file"]) for c in chunks], ignore_index=True) if chunks else \
         pd.DataFrame()
     return m, rows

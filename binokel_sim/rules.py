@@ -153,9 +153,8 @@ class Melds:
 
 #: Slot order of :meth:`Melds.as_array`, shared with the numba scorer.
 MELD_SLOT_NAMES = (
-    "family", "trump_family", "double_family", "trump_double_family",
-    "pair", "trump_pair", "double_pair", "trump_double_pair",
-    "four_A", "four_K", "four_O", "four_U", "eight_A", "eight_K", "eight_O", "eight_U",
+    "family", "trump_family", "double_family", "trump_double_family", "pair", "trump_pair", "double_pair",
+    "trump_double_pair", "four_A", "four_K", "four_O", "four_U", "eight_A", "eight_K", "eight_O", "eight_U",
     "binokel", "double_binokel", "dissle", "eight_tens", "eight_sevens",
 )
 
@@ -287,10 +286,8 @@ class Rules:
         return d
 
 
-_SECTIONS = {
-    "layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
-    "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game,
-}
+_SECTIONS = {"layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
+             "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game}
 _OPTIONAL = {"talon": Talon, "calling": Calling, "discard": Discard}  # sections a file may leave out
 _TOP_KEYS = {"name", "description", "inherits", *_OPTIONAL, *_SECTIONS}
 _CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon"),
@@ -380,19 +377,24 @@ def load_rules(source: str | Rules = "standard") -> Rules:
     if isinstance(source, Rules):
         return source
     data, origin, own = resolve(str(source))
-    src = _Source(own)
+    rules = rules_from_data(data, origin, own)
+    if "talon" in data and rules.layout.kind != "talon":
+        raise InputError(f"talon: layout {rules.layout.name!r} has no talon (layout.kind = \"talon\" only)")
+    if isinstance(data.get("calling"), dict) and data["calling"] and rules.layout.kind != "bid":
+        key = _key_name(next(iter(data["calling"])))
+        raise InputError(f"calling.{key}: layout {rules.layout.name!r} has no auction (layout.kind = \"bid\" only)")
+    return rules
+
+
+def rules_from_data(data: dict[str, Any], origin: str, own: frozenset[str]) -> Rules:
+    """Rules from a merged file's data (``own``: the keys it sets itself) or a manifest's ``Rules.to_dict()``."""
     for k in data:
         if k not in _TOP_KEYS:
             raise InputError(f"unknown key {_key_name(k)}")
     if not isinstance(data.get("name"), str):
         raise InputError("missing key name")
-    sections = {name: _build_section(name, cls, data.get(name), src) for name, cls in _SECTIONS.items()}
-    sections.update({name: _build_section(name, cls, data.get(name, {}), src) for name, cls in _OPTIONAL.items()})
-    if "talon" in data and sections["layout"].kind != "talon":
-        raise InputError(f"talon: layout {sections['layout'].name!r} has no talon (layout.kind = \"talon\" only)")
-    if isinstance(data.get("calling"), dict) and data["calling"] and sections["layout"].kind != "bid":
-        key = _key_name(next(iter(data["calling"])))
-        raise InputError(f"calling.{key}: layout {sections['layout'].name!r} has no auction (layout.kind = \"bid\" only)")
+    sections = {name: _build_section(name, cls, data.get(name, {} if name in _OPTIONAL else None), _Source(own))
+                for name, cls in {**_SECTIONS, **_OPTIONAL}.items()}  # a file may leave the optional ones out
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
     check_rules(rules)
     return rules

@@ -1,4 +1,4 @@
-"""``binokel corpus build|info|refresh``: a corpus of solved deals, built once and read by the studies."""
+"""``binokel corpus build|info|refresh|seal``: a corpus of solved deals, built once and read by the studies."""
 
 from __future__ import annotations
 
@@ -162,3 +162,30 @@ def refresh_cmd(folder, rules_src, out, as_json, quiet, scale) -> None:
     elif not quiet:
         click.echo(f"corpus {folder}: {r['rows']} rows, {r['changed']} re-solved (their exchange changed), "
                    f"{r['estimates_changed']} more with a new estimate; {r['seconds']:.0f} s")
+
+
+@corpus.command("seal", short_help="Check a corpus in full and add its identity digest.")
+@corpus_folder
+@check_rules_option
+@out_option("Write the result (corpus, deals, chunks, sealed) to FILE.csv, .parquet or .json.")
+@json_option
+@quiet_option
+def seal_cmd(folder, rules_src, out, as_json, quiet) -> None:
+    """Check every chunk of a corpus written before corpora carried an identity digest (each file whole,
+    its rows the manifest's seed, rules and policy) and add the digest to its manifest; a corpus that
+    carries one is only checked.
+
+    \b
+    Example:
+      binokel corpus seal my-corpus
+    """
+    from binokel_sim.corpus.seal import seal_corpus
+
+    r = seal_corpus(folder, rules_src)
+    if out is not None:
+        write_table(pd.DataFrame([r]), out)
+    if as_json:
+        echo_json(r)
+    elif not quiet:
+        done = "sealed: its identity digest is written" if r["sealed"] else "already sealed, and it checks"
+        click.echo(f"corpus {folder}: {r['deals']} deals in {r['chunks']} chunks, each checked; {done}")

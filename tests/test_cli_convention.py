@@ -30,7 +30,8 @@ def test_every_command_takes_the_common_options():
         assert ("--seed" in opts) == (path in RANDOM), path
         assert ({"--workers", "--checkpoint", "--scheduler"} <= opts) == (path in LONG), path
         assert "--chart" not in opts and ("--charts" in opts) == ("--chart-format" in opts), path
-    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"), ("fit", "instant")}
+    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"),
+                                ("corpus", "seal"), ("fit", "instant")}
 
 
 def test_help_lists_every_command_on_one_line(capsys):

@@ -10,6 +10,7 @@ import pytest
 from binokel_sim.stats import wilson
 from binokel_sim.cards import deck_types
 from binokel_sim.corpus.builder import build_corpus
+from binokel_sim.corpus.manifest import write_manifest
 from binokel_sim.corpus.studies import STUDY_COLUMNS
 from binokel_sim.corpus.reader import find_corpus, load_corpus
 from binokel_sim.corpus.summary import headline
@@ -284,14 +285,14 @@ def test_formula_fit_on_the_corpus_equals_the_fit_on_the_same_deals_fresh(whole)
 
 
 def _rewrite_chunk(folder, name, df):
-    """Replace a chunk's rows and its manifest checksum (as an older build would have written them)."""
-    from binokel_sim.corpus.manifest import file_sha256
+    """Replace a chunk's rows and its manifest checksum and digest (as an older build would have written them)."""
+    from binokel_sim.corpus.manifest import file_sha256, write_manifest
 
     p = folder / name
     df.to_parquet(p, index=False, compression="zstd")
     m = json.loads((folder / "manifest.json").read_text())
     next(c for c in m["chunks"] if c["file"] == name)["sha256"] = file_sha256(p)
-    (folder / "manifest.json").write_text(json.dumps(m))
+    write_manifest(m, folder)
 
 
 def test_refresh_under_the_same_code_changes_nothing(whole, tmp_path, capsys):
@@ -336,7 +337,7 @@ def test_refresh_refuses_a_sampled_corpus_and_a_corrupt_chunk(whole, tmp_path, c
     assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="chunk-00002.parquet is truncated or corrupt")
     m = json.loads((d / "manifest.json").read_text())
     m["policy"] = "sampled"
-    (d / "manifest.json").write_text(json.dumps(m))
+    write_manifest(m, d)  # digest and all: the refresh refuses a sampled corpus before it reads a row
     assert_one_line_error(capsys, "corpus", "refresh", str(d), contains="a 'sampled' corpus cannot be refreshed")
     assert_one_line_error(capsys, "corpus", "refresh", str(tmp_path / "none"), contains="no such folder")
     assert_one_line_error(capsys, "corpus", "refresh", str(whole), "--rules", "standard", contains="holds rules")

@@ -30,6 +30,7 @@ WRITERS = [
     (["corpus", "build", "--deals", "100000"], [("--out", "folder")]),
     (["corpus", "info", "data/corpus/standard"], [("--out", "table")]),
     (["corpus", "refresh", "data/corpus/standard"], [("--out", "table"), ("--checkpoint", "folder")]),
+    (["corpus", "seal", "data/corpus/standard"], [("--out", "table")]),
     (["fit", "instant"], [("--out", "table")]),
     (["study", "play-gap"], [("--out", "table"), ("--checkpoint", "folder")]),
 ]
@@ -51,7 +52,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 18
+    assert found == writers and len(found) == 19
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])

@@ -20,7 +20,7 @@ import pytest
 import binokel_sim.corpus.builder as builder
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.lock import LOCK_NAME, FolderLock
-from binokel_sim.corpus.manifest import file_sha256
+from binokel_sim.corpus.manifest import file_sha256, write_manifest
 from binokel_sim.corpus.reader import load_corpus
 from binokel_sim.errors import InputError
 from binokel_sim.runner import Scale
@@ -121,7 +121,7 @@ def test_a_chunk_whose_deals_repeat_is_refused_whatever_its_checksum_and_rebuilt
     df.to_parquet(d / "chunk-00001.parquet", index=False)
     m = json.loads((d / "manifest.json").read_text())
     m["chunks"][1]["sha256"] = file_sha256(d / "chunk-00001.parquet")
-    (d / "manifest.json").write_text(json.dumps(m))
+    write_manifest(m, d)
     assert_one_line_error(capsys, "corpus", "info", str(d), contains="chunk-00001.parquet is not deals 2..3 once each")
     build_corpus(PRESET, N, d, seed=SEED)
     pd.testing.assert_frame_equal(rows(d), rows(lone))

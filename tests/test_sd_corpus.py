@@ -155,16 +155,16 @@ def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
 def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
     """A single-dummy corpus in ``folder`` of deals 0..deals-1 of the shipped standard corpus (seed 1), every trump
     total 20 points below the open-card one (30 for the soloist alone); returns the double-dummy rows."""
-    from binokel_sim.corpus.manifest import file_sha256
+    from binokel_sim.corpus.manifest import file_sha256, write_manifest
     from binokel_sim.corpus.reader import find_corpus, load_corpus
-    from binokel_sim.output import write_json
 
     r = load_rules("standard")
     dd = load_corpus(find_corpus(r), r, below=deals).df
     dd = dd[dd["deal"] < deals]
     trump = (dd["code"] < 4).to_numpy()
-    sd = pd.DataFrame({"deal": dd["deal"], "open": dd["value"], "open_took": dd["took"], "played": trump,
-                       "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"],
+    # The soloist's melds: the single-dummy reader deals the rows again to check them against the manifest's seed.
+    sd = pd.DataFrame({"deal": dd["deal"], "melds": dd["melds"], "open": dd["value"], "open_took": dd["took"],
+                       "played": trump, "sd": np.where(trump, dd["value"] - 20, np.nan), "sd_took": dd["took"],
                        "sd_solo": np.where(trump, dd["value"] - 30, np.nan), "sd_solo_took": dd["took"],
                        "seconds": 0.0})
     folder.mkdir(parents=True, exist_ok=True)
@@ -173,7 +173,7 @@ def _fixture_corpus(folder, deals: int) -> pd.DataFrame:
     m["chunks"] = [{"index": 0, "file": "chunk-00000.parquet", "start": 0, "stop": deals, "rows": deals, "nodes": 0,
                     "cpu_seconds": 0.0, "unresolved": 0, "sha256": file_sha256(folder / "chunk-00000.parquet")}]
     m["deals"] = deals
-    write_json(m, folder / "manifest.json")
+    write_manifest(m, folder)
     return dd
 
 

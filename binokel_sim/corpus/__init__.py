@@ -2,7 +2,8 @@
 
 A corpus folder holds Parquet chunk files (``chunk-00000.parquet`` ...; one row per
 deal) and ``manifest.json`` (:mod:`.manifest`). :func:`build_corpus` builds or extends
-one (:mod:`.builder`), :func:`load_corpus` reads and validates one (:mod:`.reader`).
+one (:mod:`.builder`), :func:`load_corpus` reads and validates one (:mod:`.reader`; its identity:
+:mod:`.identity`, and :mod:`.seal` for a corpus written before the digest).
 Shipped corpora live in ``data/corpus/<preset>/`` (installed as ``binokel_sim.corpora``).
 """
 

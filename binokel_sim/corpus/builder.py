@@ -51,7 +51,6 @@ from binokel_sim.evaluation.deals import EvalSettings, play_deals
 from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.calling import swap_call
 from binokel_sim.exchange.candidates import check_policy
-from binokel_sim.output import write_json
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
@@ -59,7 +58,7 @@ from .backends import bounded_dd, counting_dd
 from .lock import corpus_writer
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
-from .manifest import CORPUS_FORMAT, MANIFEST, file_sha256, held_deals, solver_version
+from .manifest import CORPUS_FORMAT, MANIFEST, file_sha256, held_deals, solver_version, write_manifest
 from .writer import ChunkWriter
 
 DEFAULT_POLICY = "heuristic"
@@ -189,13 +188,6 @@ def _new_manifest(rules: Rules, seed: int, policy: str, chunk_size: int, durch: 
     }
 
 
-def _valid_chunks(folder: Path, m: dict[str, Any]) -> list[dict[str, Any]]:
-    """Chunk entries whose file is whole (:func:`.reader.whole_chunk`); the others are dropped (recomputed)."""
-    from .reader import whole_chunk
-
-    return [c for c in m["chunks"] if whole_chunk(folder, c)]
-
-
 def plan(chunks: list[dict[str, Any]], deals: int, chunk_size: int) -> list[tuple[int, int, int]]:
     """(chunk index, start, stop) of the deals still to solve below ``deals``.
 
@@ -217,6 +209,7 @@ def plan(chunks: list[dict[str, Any]], deals: int, chunk_size: int) -> list[tupl
 def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size: int | None,
           durch: bool) -> dict[str, Any]:
     from .manifest import check_rules, read_manifest
+    from .reader import confirmed_chunks
 
     if (folder / MANIFEST).is_file():
         m = read_manifest(folder)
@@ -224,7 +217,7 @@ def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size:
         for key, val in (("seed", seed), ("policy", policy), ("chunk_size", chunk_size)):
             if val is not None and m[key] != val:
                 raise InputError(f"corpus {folder} was built with {key} {m[key]}, not {val}")
-        m["chunks"] = _valid_chunks(folder, m)
+        m["chunks"] = confirmed_chunks(folder, m)  # a chunk not whole is recomputed; rows not the manifest's: refused
         return m
     if folder.is_dir() and any(folder.glob("chunk-*.parquet")):
         raise InputError(f"corpus {folder}: missing {MANIFEST} beside its chunk files")
@@ -285,7 +278,7 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
                                            "package_version": __version__, "solver_version": solver_version()})
         m["package_version"], m["solver_version"] = __version__, solver_version()
         _summarise(m)
-        write_json(m, folder / MANIFEST)
+        write_manifest(m, folder)
         jobs = [Job("corpus", corpus_job_chunk, n=stop - start, seed=seed, rules=rules, chunk_size=TASK_DEALS,
                     params=CorpusParams(m["policy"], start, bool(m["durch_check"]),
                                         None if solve_budget is None else int(solve_budget),

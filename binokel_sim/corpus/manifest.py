@@ -8,6 +8,12 @@ CPU seconds) and the build history (exact commands). It is rewritten atomically
 after every chunk, so a killed build leaves a manifest that lists exactly the
 chunk files that are whole.
 
+Its identity (:data:`IDENTITY_FIELDS`: seed, rules, stream, policy, chunk size, budget, ...) is
+bound to its chunks by ``identity_sha256`` (:func:`identity_digest`, written by
+:func:`write_manifest`); :func:`read_manifest` refuses a manifest whose digest does not match,
+naming the field edited. The rows confirm what a digest alone cannot (one recomputed after an
+edit): :mod:`.identity`.
+
 >>> from binokel_sim.rules import load_rules
 >>> from binokel_sim.provenance import KEY_DIGITS, rules_hash
 >>> h = rules_hash(load_rules("standard"), digits=KEY_DIGITS)
@@ -24,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from binokel_sim.errors import InputError, shown
+from binokel_sim.output import write_json
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import Rules
 from binokel_sim.versions import solver_version  # noqa: F401  (the builder's and the readers' name for it)
@@ -31,6 +38,12 @@ from binokel_sim.versions import solver_version  # noqa: F401  (the builder's an
 MANIFEST = "manifest.json"
 #: Bump when the row layout changes: a reader refuses other formats.
 CORPUS_FORMAT = 1
+#: The fields that say what a corpus is (not how much it holds or what it cost): the digest binds them to the chunks.
+IDENTITY_FIELDS = ("format", "rules", "rules_hash", "rules_data", "seed", "stream", "policy", "chunk_size", "play",
+                   "durch_check", "solve_budget", "solve_within", "worlds", "tolerance")
+IDENTITY_DIGEST = "identity_sha256"
+#: Each identity field's own short digest: only to name the field edited in a refusal (the check is the whole digest).
+FIELD_DIGESTS = "identity_fields"
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -45,8 +58,62 @@ def chunk_name(index: int) -> str:
     return f"chunk-{index:05d}.parquet"
 
 
-def read_manifest(folder: str | os.PathLike) -> dict[str, Any]:
-    """The manifest of corpus ``folder``; a one-line :class:`InputError` if missing or unreadable."""
+def _sha(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(o: Any) -> Any:
+    if hasattr(o, "item"):  # a numpy scalar: its Python value, as the manifest's JSON writes it
+        return o.item()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def identity_digest(m: dict[str, Any]) -> str:
+    """SHA-256 of the identity fields ``m`` holds and its chunks' (file, SHA-256) in index order.
+
+    >>> m = {"seed": 7, "policy": "heuristic", "chunks": [{"index": 0, "file": "chunk-00000.parquet", "sha256": "a"}]}
+    >>> identity_digest(m) == identity_digest({**m, "seed": 8}), identity_digest(m) == identity_digest(dict(m))
+    (False, True)
+    """
+    fields = {k: m[k] for k in IDENTITY_FIELDS if k in m}
+    chunks = [[c["file"], c["sha256"]] for c in sorted(m["chunks"], key=lambda c: c["index"])]
+    return _sha({"identity": fields, "chunks": chunks})
+
+
+def seal(m: dict[str, Any]) -> dict[str, Any]:
+    """``m`` with its identity digest (and each field's) brought up to date; see :func:`identity_problem`."""
+    m[FIELD_DIGESTS] = {k: _sha(m[k])[:16] for k in IDENTITY_FIELDS if k in m}
+    m[IDENTITY_DIGEST] = identity_digest(m)
+    return m
+
+
+def write_manifest(m: dict[str, Any], folder: str | os.PathLike) -> None:
+    """Seal ``m`` (:func:`seal`) and write it atomically as ``folder``'s manifest: every writer's one way."""
+    write_json(seal(m), Path(folder) / MANIFEST)
+
+
+def identity_problem(m: dict[str, Any]) -> str | None:
+    """Why the manifest's identity does not match its digest (naming the field edited), or None.
+
+    >>> m = seal({"seed": 7, "policy": "heuristic", "chunks": []})
+    >>> identity_problem(m) is None, identity_problem({**m, "seed": 8})
+    (True, "the manifest's seed 8 is not the one its chunks were written with")
+    """
+    if m.get(IDENTITY_DIGEST) == identity_digest(m):
+        return None
+    per = m.get(FIELD_DIGESTS) if isinstance(m.get(FIELD_DIGESTS), dict) else {}
+    for k in IDENTITY_FIELDS:
+        if per.get(k) != (_sha(m[k])[:16] if k in m else None):
+            what = "(removed)" if k not in m else "" if k == "rules_data" else shown(m[k], 40)
+            return f"the manifest's {k} {what}".rstrip() + " is not the one its chunks were written with"
+    return f"the manifest's chunk list or its {IDENTITY_DIGEST} was edited"
+
+
+def read_manifest(folder: str | os.PathLike, *, sealed: bool = True) -> dict[str, Any]:
+    """The manifest of corpus ``folder``; a one-line :class:`InputError` if missing, unreadable, damaged or (with
+    ``sealed``) without a matching identity digest. ``sealed=False``: only for ``binokel corpus seal``, which
+    adds the digest to a manifest written before it existed."""
     p = Path(folder) / MANIFEST
     try:
         if not Path(folder).is_dir():
@@ -68,7 +135,21 @@ def read_manifest(folder: str | os.PathLike) -> dict[str, Any]:
     if problem:
         raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} is damaged ({problem}); build the corpus "
                          "again into a new folder")
+    if sealed:
+        check_identity_digest(m, folder)
     return m
+
+
+def check_identity_digest(m: dict[str, Any], folder: str | os.PathLike) -> None:
+    """:class:`InputError` unless ``m`` carries an identity digest that matches it (:func:`identity_problem`)."""
+    if IDENTITY_DIGEST not in m:
+        raise InputError(f"corpus {os.fspath(folder)}: {MANIFEST} has no {IDENTITY_DIGEST} (written before "
+                         f"corpora carried one); run `binokel corpus seal {os.fspath(folder)}` to check its rows "
+                         "and add it")
+    problem = identity_problem(m)
+    if problem:
+        raise InputError(f"corpus {os.fspath(folder)}: {problem} ({IDENTITY_DIGEST} does not match); the manifest "
+                         "was edited or the folder mixes corpora")
 
 
 def _is_int(v: Any, lo: int = 0) -> bool:
@@ -90,6 +171,9 @@ _FIELDS = (
     ("solve_within", lambda v: v is None or _is_int(v, 1), False),
     ("builds", lambda v: isinstance(v, list) and all(isinstance(b, dict) for b in v), False),
     ("revisions", lambda v: isinstance(v, list) and all(isinstance(b, dict) for b in v), False),
+    # What the rows are checked against (.identity): the rule set itself and the seed's stream.
+    ("rules_data", lambda v: isinstance(v, dict), True),
+    ("stream", lambda v: isinstance(v, list) and all(_is_int(x) for x in v), True),
 )
 
 

@@ -1,8 +1,9 @@
 """Read and validate a corpus; find the shipped one matching a rule set (its figures: :mod:`.summary`).
 
-:func:`load_corpus` checks the manifest, the rules' content hash and every chunk
+:func:`load_corpus` checks the manifest (its identity digest), the rules' content hash and every chunk
 (its file whole: readable Parquet with the recorded rows and SHA-256, and its deals the
-manifest's range, each once in order). A bad chunk
+manifest's range, each once in order; its first deal the manifest's seed deals, its rows of the
+manifest's policy: :mod:`.identity`). A bad chunk
 is a one-line :class:`InputError` naming it -- or, with ``skip_bad=True``, left out
 (listed in ``Corpus.bad``) so the other chunks stay usable; ``binokel corpus build``
 recomputes it. The rows are the study's rows (:func:`binokel_sim.evaluation.study.study_deals`)
@@ -33,6 +34,7 @@ from binokel_sim.rules import Rules, load_rules
 
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
+from .identity import check_rows, identity_columns, rules_of_data
 from .manifest import check_rules, check_solves, file_sha256, read_manifest
 
 @dataclass
@@ -79,14 +81,44 @@ def _read_chunk(folder: Path, entry: dict[str, Any]) -> pd.DataFrame:
 
 def whole_chunk(folder: Path, entry: dict[str, Any]) -> bool:
     """Whether a chunk passes :func:`_read_chunk`'s checks (reading only its deal column)."""
+    return whole_rows(folder, entry, ["deal"]) is not None
+
+
+def whole_rows(folder: Path, entry: dict[str, Any], columns: list[str]) -> pd.DataFrame | None:
+    """The ``columns`` (``deal`` among them) of a chunk that passes :func:`_read_chunk`'s checks, else None."""
     p = folder / entry["file"]
     if not p.is_file() or file_sha256(p) != entry["sha256"]:
-        return False
+        return None
     try:
-        deals = pd.read_parquet(p, columns=["deal"])["deal"].to_numpy()
-    except Exception:  # pyarrow raises several types for a damaged file
-        return False
-    return bool(np.array_equal(deals, np.arange(int(entry["start"]), int(entry["stop"]))))
+        df = pd.read_parquet(p, columns=columns)
+    except Exception:  # pyarrow raises several types for a damaged file (or one without these columns)
+        return None
+    whole = np.array_equal(df["deal"].to_numpy(), np.arange(int(entry["start"]), int(entry["stop"])))
+    return df if whole else None
+
+
+def confirmed_chunks(folder: Path, m: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chunk entries whose file is whole (:func:`whole_rows`), once their rows confirm the manifest
+    (:func:`.identity.check_rows`: a one-line :class:`InputError` if not); a writer recomputes the others."""
+    rules = rules_of_data(m, folder)
+    cols = identity_columns(m, rules)
+    held = [(c, whole_rows(folder, c, cols)) for c in sorted(m["chunks"], key=lambda c: c["index"])]
+    whole = [(c, rows) for c, rows in held if rows is not None]
+    check_rows(folder, m, rules, [c for c, _ in whole], _concat([rows for _, rows in whole], cols))
+    return [c for c, _ in whole]
+
+
+def check_chunks(folder: Path, m: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+    """Each chunk of ``entries`` (in index order) whole (:func:`_read_chunk`: a bad one is one line naming it) and its
+    rows the manifest's (:func:`.identity.check_rows`): what a writer checks before any work."""
+    rules = rules_of_data(m, folder)
+    cols = identity_columns(m, rules)
+    check_rows(folder, m, rules, entries, _concat([_read_chunk(folder, e)[cols] for e in entries], cols))
+
+
+def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    """Chunks' rows as one frame (no chunk: no rows, the same columns)."""
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 
 def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, skip_bad: bool = False,
@@ -100,18 +132,21 @@ def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, 
     check_solves(m, folder)
     if rules is not None:
         check_rules(m, load_rules(rules), folder)
-    frames, bad = [], []
+    frames, read, bad = [], [], []
     for entry in sorted(m["chunks"], key=lambda c: c["index"]):
         if below is not None and int(entry["start"]) >= below:
             continue
         try:
             frames.append(_read_chunk(folder, entry))
+            read.append(entry)
         except InputError:
             if not skip_bad:
                 raise
             bad.append(entry["file"])
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({"deal": np.zeros(0, np.int64)})
-    return Corpus(folder, m, df.sort_values("deal", ignore_index=True), bad)
+    df = df.sort_values("deal", ignore_index=True)
+    check_rows(folder, m, rules_of_data(m, folder), read, df)  # the rows confirm the manifest's identity
+    return Corpus(folder, m, df, bad)
 
 
 def shipped_root() -> Path | None:

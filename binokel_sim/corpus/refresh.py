@@ -45,13 +45,13 @@ from binokel_sim.contracts import CONTRACT_NAMES
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.deals import EvalSettings, baseline_choices
 from binokel_sim.exchange.policy import build_candidates, choose
-from binokel_sim.output import atomic_path, write_json
+from binokel_sim.output import atomic_path
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs
 
 from .builder import _count_string, _summarise, build_corpus, chunk_stats, corpus_rows  # noqa: F401  (build_corpus: the doctest)
 from .lock import corpus_writer
-from .manifest import MANIFEST, check_solves, read_manifest
+from .manifest import check_solves, read_manifest, write_manifest
 
 class RefreshInterrupted(Interrupted):
     """Ctrl-C during a refresh: the chunks refreshed so far are stored in the corpus itself."""
@@ -135,7 +135,7 @@ def refresh_corpus(folder: str | os.PathLike, *, scale: Scale | None = None, com
 
 def _refresh(folder: Path, scale: Scale | None, command: str | None, rules: Rules | str | None) -> dict[str, Any]:
     from .manifest import check_rules
-    from .reader import Corpus, _read_chunk, load_rules_of
+    from .reader import Corpus, check_chunks, load_rules_of
 
     m = read_manifest(folder)
     if m["policy"] == "sampled":
@@ -145,8 +145,8 @@ def _refresh(folder: Path, scale: Scale | None, command: str | None, rules: Rule
         check_rules(m, load_rules(rules), folder)
     of = load_rules_of(Corpus(folder, m, pd.DataFrame()))
     entries = sorted(m["chunks"], key=lambda c: c["index"])
-    for e in entries:
-        _read_chunk(folder, e)  # a corrupt chunk stops the refresh before any work (one line: which)
+    # A corrupt chunk, or rows that are not the manifest's deals, stop the refresh before any work (one line).
+    check_chunks(folder, m, entries)
     t0 = time.perf_counter()
     lock = threading.Lock()
     totals = {"rows": 0, "changed": 0, "estimates_changed": 0}
@@ -168,7 +168,7 @@ def _refresh(folder: Path, scale: Scale | None, command: str | None, rules: Rule
             totals["estimates_changed"] += est
             revision.update(totals, wall_seconds=round(time.perf_counter() - t0, 1))
             _summarise(m)
-            write_json(m, folder / MANIFEST)
+            write_manifest(m, folder)
 
     job = Job("corpus-refresh", refresh_job_chunk, n=len(entries), seed=int(m["seed"]), rules=of, chunk_size=1,
               params={"folder": os.fspath(folder), "entries": [dict(e) for e in entries], "manifest": _plain(m)})
@@ -179,7 +179,7 @@ def _refresh(folder: Path, scale: Scale | None, command: str | None, rules: Rule
             done = totals["rows"]
         raise RefreshInterrupted(folder, done, sum(int(e["rows"]) for e in entries), command) from None
     revision["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    write_json(m, folder / MANIFEST)
+    write_manifest(m, folder)
     return {**totals, "seconds": round(time.perf_counter() - t0, 1)}
 
 

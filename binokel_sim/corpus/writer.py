@@ -12,7 +12,7 @@ single-dummy study's corpus.
 >>> from binokel_sim.runner import Job
 >>> d, m = Path(tempfile.mkdtemp()), {"chunks": [], "builds": [{}]}
 >>> jobs = [Job("demo", None, n=2, seed=1, chunk_size=1)]
->>> w = ChunkWriter(d, m, [(0, 0, 2)], jobs, lambda path, rows: {}, lambda m: None)
+>>> w = ChunkWriter(d, m, [(0, 0, 2)], jobs, lambda path, rows: {"sha256": "..."}, lambda m: None)
 >>> w.collect(0, jobs[0].chunks()[1], pd.DataFrame({"deal": [1]}))   # the second task first: nothing yet
 >>> w.collect(0, jobs[0].chunks()[0], pd.DataFrame({"deal": [0]}))
 >>> [(c["start"], c["stop"], c["rows"]) for c in m["chunks"]]
@@ -29,10 +29,10 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from binokel_sim.output import atomic_path, write_json
+from binokel_sim.output import atomic_path
 from binokel_sim.runner import Chunk, Job
 
-from .manifest import MANIFEST, chunk_name, held_deals
+from .manifest import chunk_name, held_deals, write_manifest
 
 
 class ChunkWriter:
@@ -80,7 +80,7 @@ class ChunkWriter:
             m["chunks"].sort(key=lambda c: c["index"])
             self.summarise(m)
             m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - self.t0, 1)
-            write_json(m, self.folder / MANIFEST)
+            write_manifest(m, self.folder)
             self.done.add(j)
 
     def settle(self) -> int:
@@ -105,4 +105,4 @@ class ChunkWriter:
                 self.store(j, pd.concat(res, ignore_index=True))
         self.m["builds"][-1]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
         self.m["builds"][-1]["wall_seconds"] = round(time.perf_counter() - self.t0, 1)
-        write_json(self.m, self.folder / MANIFEST)
+        write_manifest(self.m, self.folder)
