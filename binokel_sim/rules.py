@@ -392,7 +392,7 @@ def rules_from_data(data: dict[str, Any], origin: str, own: frozenset[str]) -> R
         if k not in _TOP_KEYS:
             raise InputError(f"unknown key {_key_name(k)}")
     if not isinstance(data.get("name"), str):
-        raise InputError("missing key name")
+        raise InputError(f"name: expected a string in quotes, got {shown(data['name'])}" if "name" in data else "missing key name")
     sections = {name: _build_section(name, cls, data.get(name, {} if name in _OPTIONAL else None), _Source(own))
                 for name, cls in {**_SECTIONS, **_OPTIONAL}.items()}  # a file may leave the optional ones out
     rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)

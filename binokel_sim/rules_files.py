@@ -18,6 +18,7 @@ binokel_sim.errors.InputError: rules file '/etc/shadow': only .toml files are re
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from importlib import resources
@@ -94,10 +95,27 @@ def _keys(data: dict[str, Any]) -> set[str]:
             for s in (v if isinstance(v, dict) else [None])}
 
 
+#: How many files an ``inherits`` chain may pass through: presets need two; a longer chain is a mistake.
+MAX_CHAIN = 32
+
+
+def _same_file(source: str) -> str:
+    """What a source names, whatever its spelling: ``a.toml``, ``./a.toml`` and ``../p/a.toml`` from ``p``
+    are one file (its real path; a preset by name)."""
+    if not is_path(source):
+        return f"preset:{source}"
+    try:
+        return os.path.realpath(source)
+    except (OSError, ValueError):  # a name the OS refuses: reading it gives the one-line message
+        return source
+
+
 def _chain(source: str, seen: tuple[str, ...]) -> tuple[dict[str, Any], str, dict[str, Any]]:
-    """(merged data, origin, the source's own data)."""
-    if source in seen:
+    """(merged data, origin, the source's own data); ``seen``: the sources that inherit this one."""
+    if _same_file(source) in {_same_file(s) for s in seen}:
         raise InputError(f"rules inherit in a circle: {' -> '.join(shown(s, 40) for s in (*seen, source))}")
+    if len(seen) >= MAX_CHAIN:
+        raise InputError(f"rules inherit through more than {MAX_CHAIN} files, starting at {shown(seen[0], 40)}")
     data, origin = read_toml(source)
     parent = data.get("inherits")
     if parent is None:

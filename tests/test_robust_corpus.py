@@ -127,6 +127,24 @@ def test_a_chunk_whose_deals_repeat_is_refused_whatever_its_checksum_and_rebuilt
     pd.testing.assert_frame_equal(rows(d), rows(lone))
 
 
+def test_a_missing_chunk_names_the_command_that_recomputes_it(lone, tmp_path, capsys, monkeypatch):
+    """The message's command, run as given, makes the corpus whole again; a smaller target is refused, not a no-op."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(lone, tmp_path / "c")
+    (tmp_path / "c" / "chunk-00001.parquet").unlink()
+    line = assert_one_line_error(capsys, "corpus", "info", "c", contains="chunk-00001.parquet is missing")
+    command = line.split("(`")[1].split("` recomputes it)")[0]
+    assert command == (f"binokel corpus build --rules {PRESET} --deals {N} --out c --seed {SEED} --policy heuristic "
+                       "--chunk-size 2")
+    assert_one_line_error(capsys, "corpus", "build", "--rules", PRESET, "--deals", "2", "--out", "c", "--seed",
+                          str(SEED), contains=f"--deals 2 is smaller than the {N} deals corpus c already lists")
+    code, _, err = run_cli(capsys, *shlex.split(command)[1:], "--quiet")
+    assert code == 0, err
+    pd.testing.assert_frame_equal(rows(tmp_path / "c"), rows(lone))
+
+
 @pytest.mark.parametrize("edit, contains", [
     (lambda m: m.pop("seed"), "seed: expected"),
     (lambda m: m.update(chunks=[1]), "chunks[0]: expected an entry"),

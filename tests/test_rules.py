@@ -86,6 +86,23 @@ def test_circular_inheritance(tmp_path):
         load_rules(str(tmp_path / "a.toml"))
 
 
+@pytest.mark.parametrize("spelling", ["../p4/grow.toml", "./grow.toml", "../p4/./grow.toml", "link.toml"])
+def test_a_circle_through_any_spelling_of_a_path_is_named(tmp_path, monkeypatch, spelling):
+    """A file inheriting itself by another spelling of its path (or through a link) is a circle, not a name too long."""
+    (tmp_path / "p4").mkdir()
+    write(tmp_path / "p4", f'inherits = "{spelling}"\nname = "g"\n', "grow.toml")
+    (tmp_path / "p4" / "link.toml").symlink_to(tmp_path / "p4" / "grow.toml")
+    monkeypatch.chdir(tmp_path / "p4")
+    with pytest.raises(InputError, match=r"^rules inherit in a circle: 'grow.toml' -> '[./p4]*(grow|link).toml'$"):
+        load_rules("grow.toml")
+
+
+@pytest.mark.parametrize("value", ["nan", "3", "true", "[1]"])
+def test_a_name_that_is_not_text_is_named(tmp_path, value):
+    with pytest.raises(InputError, match="^name: expected a string in quotes, got "):
+        load_rules(write(tmp_path, f'inherits = "standard"\nname = {value}\n'))
+
+
 def test_unknown_preset_and_missing_file():
     with pytest.raises(InputError, match="unknown rules preset"):
         load_rules("standart")

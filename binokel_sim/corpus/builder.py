@@ -207,7 +207,8 @@ def plan(chunks: list[dict[str, Any]], deals: int, chunk_size: int) -> list[tupl
 
 
 def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size: int | None,
-          durch: bool) -> dict[str, Any]:
+          durch: bool) -> tuple[dict[str, Any], int]:
+    """(the manifest with its whole chunks only, the deals its file lists)."""
     from .manifest import check_rules, read_manifest
     from .reader import confirmed_chunks
 
@@ -217,11 +218,12 @@ def _open(folder: Path, rules: Rules, seed: int, policy: str | None, chunk_size:
         for key, val in (("seed", seed), ("policy", policy), ("chunk_size", chunk_size)):
             if val is not None and m[key] != val:
                 raise InputError(f"corpus {folder} was built with {key} {m[key]}, not {val}")
+        listed = held_deals(m)
         m["chunks"] = confirmed_chunks(folder, m)  # a chunk not whole is recomputed; rows not the manifest's: refused
-        return m
+        return m, listed
     if folder.is_dir() and any(folder.glob("chunk-*.parquet")):
         raise InputError(f"corpus {folder}: missing {MANIFEST} beside its chunk files")
-    return _new_manifest(rules, seed, policy or DEFAULT_POLICY, chunk_size or DEFAULT_CHUNK, durch)
+    return _new_manifest(rules, seed, policy or DEFAULT_POLICY, chunk_size or DEFAULT_CHUNK, durch), 0
 
 
 def _summarise(m: dict[str, Any]) -> None:
@@ -256,7 +258,8 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
     if solve_within is not None and solve_within < 1:
         raise InputError(f"--within: must be at least 1 point, got {solve_within}")
     with corpus_writer(folder, "`binokel corpus build`"):  # one writer at a time, from reading the manifest on
-        m = _open(folder, rules, seed, policy, chunk_size, durch and solve_budget is None and solve_within is None)
+        plain = durch and solve_budget is None and solve_within is None
+        m, listed = _open(folder, rules, seed, policy, chunk_size, plain)
         if not m["chunks"] and "solve_budget" not in m:
             m["solve_budget"] = solve_budget
         if not m["chunks"] and "solve_within" not in m and solve_within is not None:
@@ -268,8 +271,9 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
             raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
                              f"not {solve_within or 'none'}")
         held = held_deals(m)
-        if deals < held:
-            raise InputError(f"--deals {deals} is smaller than the {held} deals corpus {folder} already holds")
+        if deals < max(held, listed):  # a missing chunk below the target is recomputed; one above it is kept listed
+            raise InputError(f"--deals {deals} is smaller than the {max(held, listed)} deals corpus {folder} "
+                             "already lists")
         todo = plan(m["chunks"], deals, m["chunk_size"])
         if not todo and (folder / MANIFEST).is_file():  # nothing to build: a finished corpus is never rewritten
             return m

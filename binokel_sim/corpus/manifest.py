@@ -230,3 +230,31 @@ def check_solves(manifest: dict[str, Any], folder: str | os.PathLike) -> None:
 def held_deals(manifest: dict[str, Any]) -> int:
     """Deals the manifest's chunks hold."""
     return sum(int(c["stop"]) - int(c["start"]) for c in manifest["chunks"])
+
+
+def rebuild_command(folder: str | os.PathLike, manifest: dict[str, Any]) -> str:
+    """The command that recomputes every chunk ``manifest`` lists in ``folder`` (a missing or damaged one
+    included): the build of all its deals with the settings it was built with.
+
+    >>> rebuild_command("c", {"rules_source": "preset:kreuz", "chunks": [{"start": 0, "stop": 40}], "seed": 7,
+    ...                       "policy": "heuristic", "chunk_size": 20})
+    'binokel corpus build --rules kreuz --deals 40 --out c --seed 7 --policy heuristic --chunk-size 20'
+    """
+    import shlex
+
+    src = str(manifest.get("rules_source") or manifest.get("rules") or "standard")
+    rules = src.removeprefix("preset:")
+    deals = max((int(c["stop"]) for c in manifest.get("chunks", [])), default=0)
+    common = ["--rules", rules, "--deals", str(deals)]
+    if manifest.get("play") == "single-dummy":
+        words = ["binokel", "study", "play-gap", *common, "--worlds", str(manifest.get("worlds")),
+                 "--tolerance", str(manifest.get("tolerance")), "--seed", str(manifest.get("seed")),
+                 "--chunk-size", str(manifest.get("chunk_size")), "--corpus", os.fspath(folder)]
+    else:
+        words = ["binokel", "corpus", "build", *common, "--out", os.fspath(folder), "--seed", str(manifest.get("seed")),
+                 "--policy", str(manifest.get("policy")), "--chunk-size", str(manifest.get("chunk_size"))]
+        if manifest.get("solve_budget") is not None:
+            words += ["--solve-budget", f"{manifest['solve_budget']}n"]
+        if manifest.get("solve_within") is not None:
+            words += ["--within", str(manifest["solve_within"])]
+    return " ".join(shlex.quote(w) for w in words)

@@ -35,7 +35,7 @@ from binokel_sim.rules import Rules, load_rules
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
 from .identity import check_rows, identity_columns, rules_of_data
-from .manifest import check_rules, check_solves, file_sha256, read_manifest
+from .manifest import check_rules, check_solves, file_sha256, read_manifest, rebuild_command
 
 @dataclass
 class Corpus:
@@ -57,25 +57,24 @@ class Corpus:
                 "policy": m["policy"], "solver_version": m.get("solver_version")}
 
 
-def _read_chunk(folder: Path, entry: dict[str, Any]) -> pd.DataFrame:
+def _read_chunk(folder: Path, entry: dict[str, Any], m: dict[str, Any]) -> pd.DataFrame:
     p = folder / entry["file"]
     bad = f"corpus {folder}: chunk {entry['file']} is "
+    again = f" (`{rebuild_command(folder, m)}` recomputes it)"
     if not p.is_file():
-        raise InputError(bad + "missing (run `binokel corpus build` on the folder to recompute it)")
+        raise InputError(bad + "missing" + again)
     if file_sha256(p) != entry["sha256"]:
-        raise InputError(bad + "truncated or corrupt (run `binokel corpus build` on the folder to recompute it)")
+        raise InputError(bad + "truncated or corrupt" + again)
     try:
         df = pd.read_parquet(p)
     except Exception:  # pyarrow raises several types for a damaged file
-        raise InputError(bad + "unreadable Parquet (run `binokel corpus build` on the folder to recompute it)"
-                         ) from None
+        raise InputError(bad + "unreadable Parquet" + again) from None
     if len(df) != int(entry["rows"]):
         raise InputError(bad + f"{len(df)} rows, the manifest says {entry['rows']}")
     # Whatever its checksum says: deals start .. stop - 1, each once and in order (two writers, a bug).
     start, stop = int(entry["start"]), int(entry["stop"])
     if "deal" not in df.columns or not np.array_equal(df["deal"].to_numpy(), np.arange(start, stop)):
-        raise InputError(bad + f"not deals {start}..{stop - 1} once each (deals repeat or skip; run `binokel "
-                         "corpus build` on the folder to recompute it)")
+        raise InputError(bad + f"not deals {start}..{stop - 1} once each (deals repeat or skip;{again[:-1]})")
     return df
 
 
@@ -113,7 +112,7 @@ def check_chunks(folder: Path, m: dict[str, Any], entries: list[dict[str, Any]])
     rows the manifest's (:func:`.identity.check_rows`): what a writer checks before any work."""
     rules = rules_of_data(m, folder)
     cols = identity_columns(m, rules)
-    check_rows(folder, m, rules, entries, _concat([_read_chunk(folder, e)[cols] for e in entries], cols))
+    check_rows(folder, m, rules, entries, _concat([_read_chunk(folder, e, m)[cols] for e in entries], cols))
 
 
 def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
@@ -137,7 +136,7 @@ def load_corpus(folder: str | os.PathLike, rules: Rules | str | None = None, *, 
         if below is not None and int(entry["start"]) >= below:
             continue
         try:
-            frames.append(_read_chunk(folder, entry))
+            frames.append(_read_chunk(folder, entry, m))
             read.append(entry)
         except InputError:
             if not skip_bad:
