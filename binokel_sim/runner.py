@@ -65,10 +65,25 @@ class Chunk:
         return self.stop - self.start
 
 
+#: Most chunks one job is split into: the list is planned up front, so a count of 10^15 deals in chunks of 4
+#: is refused in one line rather than filling the memory.
+MAX_CHUNKS = 1_000_000
+
+
 def chunk_ranges(n: int, chunk_size: int) -> list[Chunk]:
-    """Split ``n`` items into chunks of ``chunk_size`` (the last may be shorter)."""
+    """Split ``n`` items into chunks of ``chunk_size`` (the last may be shorter); at most :data:`MAX_CHUNKS`.
+
+    >>> chunk_ranges(5, 2)[-1]
+    Chunk(index=2, start=4, stop=5)
+    >>> chunk_ranges(10**15, 4)
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: 1000000000000000 items in chunks of 4 make more than 1000000 chunks: ask for fewer
+    """
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
+    if -(-n // chunk_size) > MAX_CHUNKS:
+        raise InputError(f"{n} items in chunks of {chunk_size} make more than {MAX_CHUNKS} chunks: ask for fewer")
     return [Chunk(i, s, min(s + chunk_size, n)) for i, s in enumerate(range(0, n, chunk_size))]
 
 
