@@ -170,7 +170,7 @@ class _Closure:
     params: Any = None
 
     @staticmethod
-    def fn(work: "_Closure", chunk: Chunk) -> Any:  # called as run_jobs calls a Job's: fn(job, chunk)
+    def fn(work: Any, chunk: Chunk) -> Any:  # called as run_jobs calls a Job's: fn(job, chunk)
         return work.call(chunk)
 
     def chunks(self) -> list[Chunk]:
@@ -295,7 +295,7 @@ def run_job(job: Job, scale: Scale, desc: str | None = None) -> list[Any]:
     return run_jobs([job], scale, desc or job.name)[0]
 
 
-def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs",
+def run_jobs(jobs: Sequence["Job | _Closure"], scale: Scale, desc: str = "jobs",
              on_result: Callable[[int, Chunk, Any], None] | None = None) -> list[list[Any]]:
     """Run the chunks of several jobs in one pool (one progress bar); per job, its results in
     chunk order -- the same numbers as running each job alone. Workers pick chunks in the
@@ -350,13 +350,14 @@ def run_jobs(jobs: Sequence[Job], scale: Scale, desc: str = "jobs",
     return results
 
 
-def _run_local(jobs: Sequence[Job], todo: list[tuple[int, Chunk]], workers: int | None,
+def _run_local(jobs: Sequence["Job | _Closure"], todo: list[tuple[int, Chunk]], workers: int | None,
                finish: Callable[[int, Chunk, Any], None], checkpoint=None, already: int = 0, what: str = "") -> None:
     workers = workers or default_workers()
 
     def one(item: tuple[int, Chunk]) -> None:
         j, c = item
-        finish(j, c, jobs[j].fn(jobs[j], c))
+        job: Any = jobs[j]  # a Job or a _Closure: each takes itself as fn's first argument
+        finish(j, c, job.fn(job, c))
 
     # Chunks finished before a failure or Ctrl-C are already stored by ``finish``.
     _wait_all(one, todo, min(workers, len(todo)), checkpoint, already, already + len(todo), what)

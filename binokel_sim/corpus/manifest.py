@@ -102,7 +102,8 @@ def identity_problem(m: dict[str, Any]) -> str | None:
     """
     if m.get(IDENTITY_DIGEST) == identity_digest(m):
         return None
-    per = m.get(FIELD_DIGESTS) if isinstance(m.get(FIELD_DIGESTS), dict) else {}
+    given = m.get(FIELD_DIGESTS)
+    per: dict[str, Any] = given if isinstance(given, dict) else {}
     for k in IDENTITY_FIELDS:
         if per.get(k) != (_sha(m[k])[:16] if k in m else None):
             what = "(removed)" if k not in m else "" if k == "rules_data" else shown(m[k], 40)
