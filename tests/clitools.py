@@ -38,3 +38,12 @@ def walk_commands(group, prefix=()):
             yield from walk_commands(cmd, prefix + (name,))
         else:
             yield prefix + (name,), cmd
+
+
+def one_line_or_answer(code: int, out: str, err: str) -> None:
+    """The contract: exit 0 (an answer), or exit 2 with exactly one ``error:`` line; never a traceback."""
+    assert "Traceback" not in err and "Traceback" not in out, err
+    if code == 0:
+        return
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (code, err)

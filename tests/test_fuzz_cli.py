@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from binokel_sim.errors import InputError
 from binokel_sim.runner import check_scheduler
-from clitools import run_cli
+from clitools import one_line_or_answer, run_cli
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -32,15 +32,6 @@ card_like = st.lists(st.one_of(st.sampled_from(CARDS), st.sampled_from(["X9", "E
 junk = st.text(alphabet=string.printable + "äöüß€\u200b\ufeff", max_size=40)
 #: Hands of about the right size from the 40-card deck: some valid, some a card off.
 near_hand = st.lists(st.sampled_from([c for c in CARDS if not c.endswith("7")]), min_size=9, max_size=13).map(" ".join)
-
-
-def one_line_or_answer(code: int, out: str, err: str) -> None:
-    """The contract: exit 0 (an answer), or exit 2 with exactly one ``error:`` line; never a traceback."""
-    assert "Traceback" not in err and "Traceback" not in out, err
-    if code == 0:
-        return
-    lines = err.strip().splitlines()
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (code, err)
 
 
 @FUZZ

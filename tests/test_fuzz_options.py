@@ -24,7 +24,7 @@ import binokel_sim.dask_link as dask_link
 import binokel_sim.runner as runner
 from binokel_sim.cli.commands import cli
 from binokel_sim.cli.numbers import Bounded
-from clitools import run_cli, walk_commands
+from clitools import one_line_or_answer, run_cli, walk_commands
 
 HAND = "EA EA E10 EK EO EU GA G10 GK HA H10 SA"
 
@@ -91,14 +91,6 @@ def _run(capsys, args: list[str], tmp, corpus) -> tuple[int, str, str]:
     except WorkStarted:
         out, err = capsys.readouterr()
         return 0, out, err
-
-
-def answer_or_one_line(code: int, out: str, err: str) -> None:
-    assert "Traceback" not in err and "Traceback" not in out, err
-    if code == 0:
-        return
-    lines = err.strip().splitlines()
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (code, err)
 
 
 @pytest.fixture
@@ -177,7 +169,7 @@ def test_fuzzed_options_never_end_in_a_traceback(capsys, sandbox, fuzz_seed):
     def one(call):
         seen.append(call)
         try:
-            answer_or_one_line(*_run(capsys, call, tmp, corpus))
+            one_line_or_answer(*_run(capsys, call, tmp, corpus))
         except AssertionError as exc:
             raise AssertionError(f"binokel {shlex.join(call)}: {exc}") from None
 
