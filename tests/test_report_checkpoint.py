@@ -137,6 +137,8 @@ def test_instant_predictions_without_the_store_are_checkpointed(tmp_path, calls,
 def test_a_report_rerun_recomputes_nothing_and_an_interrupted_one_resumes(tmp_path, calls):
     """Three small reports on one checkpoint: Ctrl-C in the study deals; the resume computes only the chunks
     missing; a third run none."""
+    import matplotlib.pyplot as plt
+
     from binokel_sim.analyses.report import build_report, budget_with
 
     b = budget_with("quick", meld_deals=3000, study_deals=8, calibration_deals=4)
@@ -162,3 +164,4 @@ def test_a_report_rerun_recomputes_nothing_and_an_interrupted_one_resumes(tmp_pa
     assert len(tables) == len([t for s in again.sections if s.key != "provenance" for _, t in s.tables])
     for a, b_ in zip(tables, [t for s in again.sections if s.key != "provenance" for _, t in s.tables]):
         pd.testing.assert_frame_equal(a, b_)
+    plt.close("all")  # two reports' figures, never rendered (rendering closes them)
