@@ -59,28 +59,27 @@ class Corpus:
 
 def _read_chunk(folder: Path, entry: dict[str, Any], m: dict[str, Any]) -> pd.DataFrame:
     p = folder / entry["file"]
-    bad = f"corpus {folder}: chunk {entry['file']} is "
-    again = f" (`{rebuild_command(folder, m)}` recomputes it)"
+
+    def bad(why: str) -> InputError:  # the rebuild command is spelled out only for a chunk that fails
+        return InputError(f"corpus {folder}: chunk {entry['file']} is {why} (`{rebuild_command(folder, m)}` "
+                          "recomputes it)")
+
     if not p.is_file():
-        raise InputError(bad + "missing" + again)
+        raise bad("missing")
     if file_sha256(p) != entry["sha256"]:
-        raise InputError(bad + "truncated or corrupt" + again)
+        raise bad("truncated or corrupt")
     try:
         df = pd.read_parquet(p)
     except Exception:  # pyarrow raises several types for a damaged file
-        raise InputError(bad + "unreadable Parquet" + again) from None
+        raise bad("unreadable Parquet") from None
     if len(df) != int(entry["rows"]):
-        raise InputError(bad + f"{len(df)} rows, the manifest says {entry['rows']}")
+        raise InputError(f"corpus {folder}: chunk {entry['file']} is {len(df)} rows, the manifest says "
+                         f"{entry['rows']}")
     # Whatever its checksum says: deals start .. stop - 1, each once and in order (two writers, a bug).
     start, stop = int(entry["start"]), int(entry["stop"])
     if "deal" not in df.columns or not np.array_equal(df["deal"].to_numpy(), np.arange(start, stop)):
-        raise InputError(bad + f"not deals {start}..{stop - 1} once each (deals repeat or skip;{again[:-1]})")
+        raise bad(f"not deals {start}..{stop - 1} once each (deals repeat or skip)")
     return df
-
-
-def whole_chunk(folder: Path, entry: dict[str, Any]) -> bool:
-    """Whether a chunk passes :func:`_read_chunk`'s checks (reading only its deal column)."""
-    return whole_rows(folder, entry, ["deal"]) is not None
 
 
 def whole_rows(folder: Path, entry: dict[str, Any], columns: list[str]) -> pd.DataFrame | None:
