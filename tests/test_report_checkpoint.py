@@ -141,6 +141,7 @@ def test_a_report_rerun_recomputes_nothing_and_an_interrupted_one_resumes(tmp_pa
 
     from binokel_sim.analyses.report import build_report, budget_with
 
+    plt.close("all")  # figures other tests left open count towards matplotlib's warning
     b = budget_with("quick", meld_deals=3000, study_deals=8, calibration_deals=4)
     ck = tmp_path / "ck"
     scale = Scale(workers=1, checkpoint=ck)
@@ -153,15 +154,16 @@ def test_a_report_rerun_recomputes_nothing_and_an_interrupted_one_resumes(tmp_pa
     assert set(calls.names()) == {"meld-odds", "study-deals"}
     calls.seen, calls.stop = [], None
     first = build_report("kreuz", b, 5, scale)
+    plt.close("all")  # a report's figures, never rendered here (rendering closes them)
     assert not set(done) & set(calls.seen)  # nothing computed twice: the meld odds and two study chunks kept
     (study_key,) = {k for n, k, _ in done if n == "study-deals"}
     assert sorted(i for n, k, i in calls.seen if k == study_key) == [2, 3]
     assert {"compare-durch", "trump-ties"} <= set(calls.names())
     calls.seen.clear()
     again = build_report("kreuz", b, 5, scale)
+    plt.close("all")
     assert calls.seen == []
     tables = [t for s in first.sections if s.key != "provenance" for _, t in s.tables]
     assert len(tables) == len([t for s in again.sections if s.key != "provenance" for _, t in s.tables])
     for a, b_ in zip(tables, [t for s in again.sections if s.key != "provenance" for _, t in s.tables]):
         pd.testing.assert_frame_equal(a, b_)
-    plt.close("all")  # two reports' figures, never rendered (rendering closes them)
