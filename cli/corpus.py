@@ -1,4 +1,4 @@
-"""``binokel corpus build|info|refresh|seal``: a corpus of solved deals, built once and read by the studies."""
+"""``binokel corpus build|phase2|info|refresh|seal``: a corpus of solved deals, built once and read by the studies."""
 
 from __future__ import annotations
 
@@ -77,6 +77,40 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, solve_w
         click.echo(f"corpus {out}: {m['deals']} deals, rules {m['rules']} ({m['rules_hash']}), seed {m['seed']}, "
                    f"policy {m['policy']}, {len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s, unresolved "
                    f"fraction {m['unresolved_fraction']:.3f}")
+
+
+@corpus.command("phase2", short_help="Build or extend a corpus's phase 2: deals decided at every bid.")
+@corpus_folder
+@click.option("--deals", type=Whole(1, MAX_CORPUS_DEALS), required=True, help="Deals phase 2 should hold.")
+@click.option("--within", "solve_within", type=Whole(1, MAX_POINTS), default=None, metavar="POINTS",
+              help="Prove every total to fewer than POINTS points (default 10: every bid decided; an existing "
+                   "phase 2 keeps its own).")
+@solve_budget_option
+@click.option("--chunk-size", type=Whole(1, MAX_CORPUS_DEALS), default=None,
+              help="Deals per chunk file (default 50; an existing phase 2 keeps its own).")
+@json_option
+@quiet_option
+@scale_options
+def phase2_cmd(folder, deals, solve_within, solve_budget, chunk_size, as_json, quiet, scale) -> None:
+    """Solve deals 0..N-1 of a budgeted corpus (the 48-card presets) until every total is known to
+    within a bid step, in FOLDER/phase2, with the corpus's seed, rules and policy; the same command
+    resumes it. `corpus info`, `compare` and the studies then join both phases into point figures ± SE
+    (two-phase sampling).
+
+    \b
+    Example:
+      binokel corpus phase2 data/corpus/wuerttemberg --deals 400 --workers 2
+    """
+    from binokel_sim.corpus.phases import build_phase2
+
+    command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    m = build_phase2(folder, deals, within=solve_within, solve_budget=solve_budget, chunk_size=chunk_size,
+                     scale=scale, command=command)
+    if as_json:
+        echo_json({k: v for k, v in m.items() if k not in ("chunks", "rules_data")})
+    elif not quiet:
+        click.echo(f"corpus {folder}, phase 2: {m['deals']} deals within {m['solve_within']} points, "
+                   f"{len(m['chunks'])} chunks, {m['cpu_seconds']:.0f} CPU s")
 
 
 @corpus.command("info", short_help="Print a corpus's manifest and headline figures.")

@@ -21,7 +21,7 @@ from clitools import assert_one_line_error, run_cli
 PRESET, SEED, N = "four-solo", 7, 4
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p.parent for p in [*ROOT.glob("data/corpus/*/manifest.json"),
-                                    *ROOT.glob("data/corpus-next/*/manifest.json")])
+                                    *ROOT.glob("data/corpus/*/phase2/manifest.json")])
 
 
 @pytest.fixture(scope="module")

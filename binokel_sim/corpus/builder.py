@@ -234,6 +234,17 @@ def _summarise(m: dict[str, Any]) -> None:
     m["unresolved_fraction"] = unresolved / m["deals"] if m["deals"] else 0.0
 
 
+def _same_solver(m: dict[str, Any], folder: Path) -> None:
+    """Bounds within a node budget depend on the solver's search: rows of a budgeted corpus (not the ``within``
+    query, whose totals are known to a bid step whatever proved them) are extended only by the solver that
+    proved them, so that every row's interval means the same (a two-phase auxiliary, :mod:`.phases`)."""
+    old, new = m.get("solver_version"), solver_version()
+    if m["chunks"] and m.get("solve_budget") is not None and m.get("solve_within") is None and old not in (None, new):
+        raise InputError(f"corpus {folder} holds bounds proven by solver {old} within {m['solve_budget']} nodes; "
+                         f"this solver ({new}) proves other bounds at that budget, so its rows would not mean the "
+                         "same: build into a new folder")
+
+
 def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed: int = 1, policy: str | None = None,
                  chunk_size: int | None = None, scale: Scale | None = None, durch: bool = True,
                  command: str | None = None, solve_budget: int | None = None,
@@ -270,6 +281,7 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
         if m.get("solve_within") != solve_within:
             raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
                              f"not {solve_within or 'none'}")
+        _same_solver(m, folder)
         held = held_deals(m)
         if deals < max(held, listed):  # a missing chunk below the target is recomputed; one above it is kept listed
             raise InputError(f"--deals {deals} is smaller than the {max(held, listed)} deals corpus {folder} "

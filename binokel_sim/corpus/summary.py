@@ -100,11 +100,39 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
             row.update(p_make=k / n, residual=(up["p_make"] - row["p_make"]) / 2,
                        se=float(np.sqrt(k * (n - k) / n) / n), **dict(zip(("lo", "hi"), wilson(round(k), n))))
         return out
+    from .phases import load_phases, phase2_command, two_phase_figures
+
+    ph = load_phases(c)
+    if ph is not None:  # phase 2 turns the bounds into point figures
+        return {**out, **_two_phase(two_phase_figures(ph, rules), ph)}
+    out["phase2_command"] = phase2_command(c.path)
     out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
     out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
     for row, up in zip(make, upper):
         row["counted_made"] = up
     return out
+
+
+def _estimate(e) -> dict[str, Any]:
+    """A two-phase estimate as the headline's ``mean`` / ``se`` / ``n`` figure, with both phases' sizes."""
+    return {"mean": e.estimate, "se": e.se, "n": e.n1, "n1": e.n1, "n2": e.n2, "residual": e.residual,
+            "phase2_share": e.phase2_share}
+
+
+def _two_phase(f, ph) -> dict[str, Any]:
+    """The headline keys of a two-phase corpus (:mod:`.phases`): point figures, make rates at every bid."""
+    make = []
+    for b in f.bids:
+        p, s = b.p_make, b.expected_score
+        lo, hi = (float(np.clip(v, 0, 1)) for v in p.interval())
+        make.append({"bid": b.bid, "p_make": p.estimate, "se": p.se, "n": p.n1, "n1": p.n1, "n2": p.n2, "lo": lo,
+                     "hi": hi, "open_share": p.open_share, "expected_score": s.estimate, "expected_score_se": s.se})
+    m2 = ph.phase2.manifest
+    return {"mode": "two-phase", "n2": f.n2, "soloist_total": _estimate(f.soloist_total),
+            "tapp_value": _estimate(f.tapp_value), "make": make,
+            "phase2": {"folder": str(ph.phase2.path), "within": m2.get("solve_within"), "deals": f.n2,
+                       "solver_version": m2.get("solver_version"), "cpu_seconds": m2.get("cpu_seconds"),
+                       "cpu_seconds_per_deal": _mse(ph.phase2.df["seconds"].to_numpy())}}
 
 
 def _shown(d: dict[str, Any]) -> bool:
@@ -115,6 +143,25 @@ def _shown(d: dict[str, Any]) -> bool:
 def _rate(r: dict[str, Any]) -> str:
     """A proportion with its 95 % Wilson interval (never a bare ± 0) and n."""
     return f"{r['p']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] (n {r['n']})"
+
+
+def _two_phase_lines(h: dict[str, Any], c: Corpus) -> list[str]:
+    """``corpus info``'s make rates of a two-phase corpus, and what its phase 2 is."""
+    from binokel_sim.twophase import REFERENCE
+
+    p2 = h["phase2"]
+    cost = p2["cpu_seconds_per_deal"]["mean"]
+    out = [f"  phase 2: deals 0..{h['n2'] - 1} solved within {p2['within']} points ({p2['folder']}, solver "
+           f"{p2['solver_version']}, {cost:.1f} CPU s per deal)",
+           f"  figures: phase 1's bounds on {h['n']} deals joined with phase 2's totals ({REFERENCE})",
+           f"  P(make) and E[score] by bid, melds kept counted (n1 {h['n']}, n2 {h['n2']}; open: the share of "
+           "deals phase 1 left open at the bid):"]
+    for r in h["make"]:
+        out.append(f"    bid {r['bid']}: P(make) {r['p_make']:.3f} ± {r['se']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}], "
+                   f"E[score] {r['expected_score']:.1f} ± {r['expected_score_se']:.1f}, open {r['open_share']:.1%}")
+    if c.bad:
+        out.append(f"  left out (corrupt): {', '.join(c.bad)}")
+    return out
 
 
 def render_info(c: Corpus, h: dict[str, Any]) -> str:
@@ -136,6 +183,9 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
 
     def ranged(key: str) -> str:  # a mean; with narrow open intervals their residual; wide ones: bounds' means
         d = h[key]
+        if "n2" in d:  # two phases: the point figure, its phases' sizes and how they share its variance
+            return (f"{d['mean']:.1f} ± {d['se']:.1f} (n1 {d['n1']}, n2 {d['n2']}; phase 2 carries "
+                    f"{d['phase2_share']:.0%} of the variance)")
         if "residual" in d:
             return pm(d) + (f", open deals move it by at most ± {d['residual']:.1f}" if _shown(d) else "")
         if f"{key}_hi" not in h:
@@ -159,6 +209,11 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
                                                  if "counted_made" in h["make"][0] else
                                                  " (open deals counted half made):"
                                                  if any(r.get("residual") for r in h["make"]) else ":")]
+    if h["mode"] == "two-phase":
+        return "\n".join(lines[:-1] + _two_phase_lines(h, c))
+    if h["mode"] == "range":
+        lines.insert(-1, f"  bounds only: `{h['phase2_command']}` adds phase 2 (deals solved within a bid step), "
+                         "which turns them into point figures ± SE")
     for r in h["make"]:
         line = f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}"
         if "residual" in r and _shown({"residual": r["residual"], "se": r["se"]}):

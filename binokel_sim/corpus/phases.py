@@ -1,0 +1,216 @@
+"""A 48-card corpus in two phases, and the point figures that join them (:mod:`binokel_sim.twophase`).
+
+Phase 1 is the corpus's own rows: deals ``0 .. n1-1``, every total proven within a fixed node budget
+(an interval). Phase 2 lives in the sub-folder ``phase2`` (:data:`PHASE2`): deals ``0 .. n2-1`` of the
+same seed, rules and policy, each total proven to within a bid step (``--within 10``), so every bid is
+decided. Each phase is a corpus of its own (its manifest, chunks, build command and resume);
+``binokel corpus phase2 FOLDER --deals N`` builds or extends phase 2 with phase 1's settings.
+
+:func:`load_phases` joins them after checking that phase 2 holds phase 1's deals: the same seed, rules,
+stream and policy (its manifest), the same hands, Tapp, discard and contract deal by deal, and
+intervals that share a point with phase 1's (both are proofs of one total: disjoint intervals mean one
+solver is wrong). Phase 1 extended by another solver is refused by the builder (its bounds at a budget
+depend on the search), phase 2 is not: its intervals are narrower than a bid step whichever solver
+proved them.
+
+>>> import tempfile
+>>> from binokel_sim.corpus.builder import build_corpus
+>>> from binokel_sim.corpus.reader import load_corpus
+>>> d = tempfile.mkdtemp()
+>>> _ = build_corpus("four-solo", 3, d, seed=2, chunk_size=2)
+>>> load_phases(load_corpus(d)) is None        # no phase 2: None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
+from binokel_sim.twophase import OPEN, TwoPhaseEstimate, regression_mean, stratified_rate
+
+from .manifest import MANIFEST
+from .reader import Corpus, load_corpus
+
+#: The sub-folder of a corpus that holds its phase 2.
+PHASE2 = "phase2"
+#: What phase 2 must share with phase 1 (manifest keys).
+SHARED = ("seed", "stream", "policy", "rules_hash")
+#: The row columns that say two rows are the same deal, played the same way.
+SAME_DEAL = ("soloist", "tapp", "discard", "contract")
+#: Phase 2's settings where a build starts it (the shipped 48-card phase 2).
+PHASE2_WITHIN, PHASE2_BUDGET, PHASE2_CHUNK = 10, 200_000_000, 50
+#: Bids whose figures ``corpus info`` prints for a two-phase corpus.
+TWO_PHASE_BIDS = tuple(range(150, 410, 10))
+
+
+def phase2_folder(folder: str | os.PathLike) -> Path:
+    """The folder of a corpus's phase 2."""
+    return Path(folder) / PHASE2
+
+
+def phase2_command(folder: str | os.PathLike, deals: int = 400) -> str:
+    """The command that builds (or extends) a corpus's phase 2.
+
+    >>> phase2_command("data/corpus/grupp", 200)
+    'binokel corpus phase2 data/corpus/grupp --deals 200'
+    """
+    return f"binokel corpus phase2 {os.fspath(folder)} --deals {deals}"
+
+
+@dataclass(frozen=True)
+class Phases:
+    """Phase 1 (the corpus) and phase 2 (its rows of deals ``0 .. n2-1``, at most phase 1's deals)."""
+
+    phase1: Corpus
+    phase2: Corpus
+
+    @property
+    def n1(self) -> int:
+        return self.phase1.n
+
+    @property
+    def n2(self) -> int:
+        return self.phase2.n
+
+
+def _refuse(folder: Path, why: str) -> InputError:
+    return InputError(f"corpus {folder}: its phase 2 ({PHASE2}/) {why}")
+
+
+def load_phases(c: Corpus) -> Phases | None:
+    """The corpus with its phase 2, checked against it (module docstring); None where it has none."""
+    folder = phase2_folder(c.path)
+    if not (folder / MANIFEST).is_file():
+        return None
+    p2 = load_corpus(folder)
+    m1, m2 = c.manifest, p2.manifest
+    for key in SHARED:
+        if m2.get(key) != m1.get(key):
+            raise _refuse(c.path, f"was built with {key} {m2.get(key)}, phase 1 with {m1.get(key)}: other deals")
+    if not m2.get("solve_within"):
+        raise _refuse(c.path, "was not built with --within: its totals do not decide every bid")
+    df2 = p2.df
+    deal = df2["deal"].to_numpy()
+    prefix = int(len(deal) if (deal == np.arange(len(deal))).all() else np.argmin(deal == np.arange(len(deal))))
+    # Deals 0 .. k-1 without a gap (a killed build may leave one): a simple random subsample of phase 1.
+    df2 = df2.iloc[:min(prefix, c.n)].reset_index(drop=True)
+    df1 = c.df.iloc[:len(df2)]
+    same = [f"hand{s}" for s in range(int(m1["rules_data"]["layout"]["players"]))] + list(SAME_DEAL)
+    for col in same:
+        differ = np.nonzero(df1[col].to_numpy() != df2[col].to_numpy())[0]
+        if differ.size:
+            raise _refuse(c.path, f"differs from phase 1 at deal {int(differ[0])} ({col}): not the same deals")
+    for pre in ("", "base_"):
+        lo1, hi1 = df1[f"{pre}points_lo"].to_numpy(), df1[f"{pre}points_hi"].to_numpy()
+        lo2, hi2 = df2[f"{pre}points_lo"].to_numpy(), df2[f"{pre}points_hi"].to_numpy()
+        apart = np.nonzero((lo2 > hi1) | (hi2 < lo1))[0]
+        if apart.size:
+            i = int(apart[0])
+            raise _refuse(c.path, f"proves deal {i}'s {pre.rstrip('_') or 'contract'} total {lo2[i]}..{hi2[i]}, "
+                                  f"phase 1 {lo1[i]}..{hi1[i]}: one of the solves is wrong")
+    return Phases(c, Corpus(p2.path, p2.manifest, df2, p2.bad))
+
+
+@dataclass(frozen=True)
+class BidFigure:
+    """P(make) and E[score] at one bid, each a two-phase point figure."""
+
+    bid: int
+    p_make: TwoPhaseEstimate
+    expected_score: TwoPhaseEstimate
+
+
+@dataclass(frozen=True)
+class TwoPhaseFigures:
+    """A two-phase corpus's headline figures: the soloist's total (trump contracts), the Tapp value
+    (paired), and P(make) / E[score] at each bid; ``n1`` / ``n2`` the phases' deals."""
+
+    n1: int
+    n2: int
+    soloist_total: TwoPhaseEstimate
+    tapp_value: TwoPhaseEstimate
+    bids: tuple[BidFigure, ...]
+
+    def to_dict(self) -> dict:
+        return {"n1": self.n1, "n2": self.n2, "soloist_total": self.soloist_total.to_dict(),
+                "tapp_value": self.tapp_value.to_dict(),
+                "bids": [{"bid": b.bid, "p_make": b.p_make.to_dict(), "expected_score": b.expected_score.to_dict()}
+                         for b in self.bids]}
+
+
+def _mid(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return (np.asarray(lo, np.float64) + np.asarray(hi, np.float64)) / 2
+
+
+def _bounds(rules: Rules, df, bids: np.ndarray):
+    """Per deal: (total lo, hi), (Tapp value lo, hi) and, per bid, made at the lower / upper bounds and
+    the score at both, from corpus rows."""
+    from binokel_sim.evaluation.ladder import outcomes
+    from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, point_intervals, upper_parts
+
+    g = add_bounds(df.copy(), point_intervals(df))
+    made_lo, score_lo = outcomes(rules, parts_of(g), bids)[:2]
+    made_hi, score_hi = outcomes(rules, upper_parts(g), bids)[:2]
+    return (bounds_of(g, "value"), bounds_of(g, "tapp_value"), made_lo, made_hi, score_lo, score_hi)
+
+
+def two_phase_figures(ph: Phases, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhaseFigures:
+    """The headline figures of a two-phase corpus (:mod:`binokel_sim.twophase`): the auxiliary of every
+    figure is its phase-1 midpoint, the value its phase-2 midpoint (half a phase-2 width at most from
+    the truth: the estimate's ``residual``); a rate's strata are the bids phase 1 decided."""
+    b = np.asarray(bids, dtype=np.int64)
+    (v1, t1, ml1, mh1, sl1, sh1) = _bounds(rules, ph.phase1.df, b)
+    (v2, t2, ml2, mh2, sl2, sh2) = _bounds(rules, ph.phase2.df, b)
+    if (ml2 != mh2).any():
+        i, j = np.argwhere(ml2 != mh2)[0]
+        raise _refuse(ph.phase1.path, f"leaves deal {int(i)} open at bid {int(b[j])}: not decided at every bid")
+    trump1 = ph.phase1.df["code"].to_numpy() < 4
+    trump2 = trump1[:ph.n2]
+
+    def half(lo: np.ndarray, hi: np.ndarray, sel: np.ndarray | None = None) -> float:
+        """Half the mean width of phase-2 intervals: the most they can move a mean of midpoints."""
+        w = (hi - lo) if sel is None else (hi - lo)[sel]
+        return float(np.mean(w) / 2) if np.size(w) else 0.0
+
+    total = regression_mean(_mid(*v1)[trump1], _mid(*v2)[trump2], residual=half(*v2, trump2))
+    tapp = regression_mean(_mid(*t1), _mid(*t2), residual=half(*t2))
+    figures = []
+    for j, bid in enumerate(b.tolist()):
+        decided = np.where(ml1[:, j], 1, np.where(~mh1[:, j], 0, OPEN))
+        rate = stratified_rate(decided, ml2[:, j])
+        score = regression_mean(_mid(sl1[:, j], sh1[:, j]), _mid(sl2[:, j], sh2[:, j]),
+                                residual=half(sl2[:, j], sh2[:, j]))
+        figures.append(BidFigure(int(bid), rate, score))
+    return TwoPhaseFigures(ph.n1, ph.n2, total, tapp, tuple(figures))
+
+
+def build_phase2(folder: str | os.PathLike, deals: int, *, within: int | None = None, solve_budget: int | None = None,
+                 chunk_size: int | None = None, scale=None, command: str | None = None) -> dict:
+    """Build or extend phase 2 of the corpus in ``folder`` to ``deals`` deals with phase 1's seed, rules and
+    policy (:func:`binokel_sim.corpus.builder.build_corpus` in ``folder/phase2``); returns its manifest.
+    ``within`` / ``solve_budget`` / ``chunk_size``: a new phase 2's settings (None: 10 points, 200 M nodes,
+    50 deals), an existing one keeps its own."""
+    from .builder import build_corpus
+    from .identity import rules_of_data
+    from .manifest import read_manifest
+
+    folder = Path(folder)
+    m1 = read_manifest(folder)
+    if m1.get("solve_budget") is None or m1.get("solve_within") is not None:
+        raise InputError(f"corpus {folder}: phase 2 joins a corpus of bounds within a node budget (built with "
+                         "--solve-budget); this one's totals need none")
+    if deals > int(m1["deals"]):
+        raise InputError(f"--deals {deals}: phase 2 takes deals of phase 1, which holds {m1['deals']}; extend "
+                         "phase 1 first")
+    target = phase2_folder(folder)
+    own = read_manifest(target) if (target / MANIFEST).is_file() else {}
+    return build_corpus(rules_of_data(m1, folder), deals, target, seed=int(m1["seed"]), policy=m1["policy"],
+                        chunk_size=chunk_size or own.get("chunk_size", PHASE2_CHUNK), scale=scale, command=command,
+                        solve_budget=solve_budget or own.get("solve_budget", PHASE2_BUDGET),
+                        solve_within=within or own.get("solve_within", PHASE2_WITHIN))
