@@ -178,8 +178,8 @@ def two_phase_figures(ph: Phases, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhase
         w = (hi - lo) if sel is None else (hi - lo)[sel]
         return float(np.mean(w) / 2) if np.size(w) else 0.0
 
-    total = regression_mean(_mid(*v1)[trump1], _mid(*v2)[trump2], residual=half(*v2, trump2))
-    tapp = regression_mean(_mid(*t1), _mid(*t2), residual=half(*t2))
+    total = regression_mean(_mid(*v1)[trump1], _mid(*v2)[trump2], residual=half(v2[0], v2[1], trump2))
+    tapp = regression_mean(_mid(*t1), _mid(*t2), residual=half(t2[0], t2[1]))
     figures = []
     for j, bid in enumerate(b.tolist()):
         decided = np.where(ml1[:, j], 1, np.where(~mh1[:, j], 0, OPEN))
