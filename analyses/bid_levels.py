@@ -21,6 +21,7 @@ import pandas as pd
 
 from binokel_sim.evaluation.hand import bid_table
 from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
+from binokel_sim.corpus.phases import PhaseRows, two_phase_figures
 from binokel_sim.rules import Rules
 
 from .tapp_value import CLASSES, hand_class
@@ -86,17 +87,65 @@ def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
     }
 
 
-def bid_levels(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: int = 20) -> pd.DataFrame:
-    """The bidding table: one row per (meld class, ace class) with at least ``min_n`` deals, then 'all'."""
+def two_phase_levels(rules: Rules, rows: PhaseRows, confidence: float) -> dict:
+    """:func:`levels` of a group of deals from both phases of a corpus (:mod:`binokel_sim.corpus.phases`): each
+    P(make) and E[score] a two-phase point figure ± SE, ``n`` phase 1's deals and ``n2`` phase 2's; the safe bid
+    and the ceiling and the bids their errors cannot tell apart, as :func:`levels` picks them."""
+    from binokel_sim.stats import Z95
+
+    lo, hi = bounds_of(rows.phase1, "value")
+    step = rules.bidding.bid_step
+    bids = np.arange(rules.bidding.min_bid, max(int(hi.max()), rules.bidding.min_bid) + step, step)
+    f = two_phase_figures(rows, rules, tuple(bids.tolist()))
+    t = pd.DataFrame({"bid": bids, "p_make": [b.p_make.estimate for b in f.bids],
+                      "p_make_se": [b.p_make.se for b in f.bids],
+                      "expected_score": [b.expected_score.estimate for b in f.bids],
+                      "expected_score_se": [b.expected_score.se for b in f.bids]})
+    ceiling, safe_bid = _top(t, t["expected_score"] > 0), _top(t, t["p_make"] >= confidence)
+    at = t.set_index("bid")
+    return {
+        "n": rows.n1, "n2": rows.n2, "mean_total": f.mean_total.estimate, "mean_total_se": f.mean_total.se,
+        "ceiling_bid": ceiling,
+        "ceiling_expected_score": float(at.loc[ceiling, "expected_score"]) if ceiling else None,
+        "ceiling_expected_score_se": float(at.loc[ceiling, "expected_score_se"]) if ceiling else None,
+        "safe_bid": safe_bid,
+        "safe_p_make": float(at.loc[safe_bid, "p_make"]) if safe_bid else None,
+        "safe_p_make_se": float(at.loc[safe_bid, "p_make_se"]) if safe_bid else None,
+        "safe_bid_lo": _top(t, t["p_make"] - Z95 * t["p_make_se"] >= confidence),
+        "safe_bid_hi": _top(t, t["p_make"] + Z95 * t["p_make_se"] >= confidence),
+        "ceiling_bid_lo": _top(t, t["expected_score"] - Z95 * t["expected_score_se"] > 0),
+        "ceiling_bid_hi": _top(t, t["expected_score"] + Z95 * t["expected_score_se"] > 0),
+    }
+
+
+#: A group's two-phase figures are shown from this many phase-2 deals on (fewer: n and n2 only).
+MIN_PHASE2 = 20
+
+
+def group_levels(rules: Rules, g: pd.DataFrame, confidence: float, mask: np.ndarray,
+                 phases: PhaseRows | None) -> dict:
+    """:func:`levels` of the deals ``g`` (``df[mask]``), or with ``phases`` :func:`two_phase_levels` of the same
+    deals in both phases (figures blank below :data:`MIN_PHASE2` phase-2 deals)."""
+    if phases is None:
+        return levels(rules, g, confidence)
+    d = phases.domain(mask)
+    return two_phase_levels(rules, d, confidence) if d.n2 >= MIN_PHASE2 else {"n": d.n1, "n2": d.n2}
+
+
+def bid_levels(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: int = 20,
+               phases: PhaseRows | None = None) -> pd.DataFrame:
+    """The bidding table: one row per (meld class, ace class) with at least ``min_n`` deals, then 'all';
+    with ``phases`` (``df`` its phase-1 rows) every figure a two-phase point figure (:func:`two_phase_levels`)."""
     melds = hand_class(df, "melds")
     aces = hand_class(df, "aces")
     rows = []
     for m in CLASSES["melds"][1]:
         for a in CLASSES["aces"][1]:
-            g = df[(melds == m) & (aces == a)]
-            if len(g) >= min_n:
-                rows.append({"melds": m, "aces": a, **levels(rules, g, confidence)})
-    rows.append({"melds": "all", "aces": "all", **levels(rules, df, confidence)})
+            sel = ((melds == m) & (aces == a)).to_numpy(bool)
+            if sel.sum() >= min_n:
+                rows.append({"melds": m, "aces": a, **group_levels(rules, df[sel], confidence, sel, phases)})
+    every = np.ones(len(df), dtype=bool)
+    rows.append({"melds": "all", "aces": "all", **group_levels(rules, df, confidence, every, phases)})
     return pd.DataFrame(rows)
 
 
@@ -107,10 +156,12 @@ REPORT_CLASSES = {"melds": ([-1, 50, 110, np.inf], ["0-50", "60-110", "120+"]),
 MIN_CELL = 200
 
 
-def class_table(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: int = MIN_CELL) -> pd.DataFrame:
+def class_table(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: int = MIN_CELL,
+                phases: PhaseRows | None = None) -> pd.DataFrame:
     """The report's bid table: every (meld class, ace class) cell of :data:`REPORT_CLASSES`, then each meld
     class and each ace class alone, then all deals. A row with fewer than ``min_n`` deals keeps its n and
-    leaves its figures blank (NaN).
+    leaves its figures blank (NaN). With ``phases`` (``df`` its phase-1 rows) every figure is a two-phase
+    point figure (:func:`group_levels`).
 
     >>> from binokel_sim.rules import load_rules
     >>> d = pd.DataFrame({"melds": [0, 60, 200], "aces": [1, 3, 4]})
@@ -129,7 +180,8 @@ def class_table(rules: Rules, df: pd.DataFrame, confidence: float = 0.8, min_n: 
         if a != "all":
             sel &= (cls["aces"] == a).to_numpy()
         g = df[sel]
-        rows.append({"melds": m, "aces": a, **(levels(rules, g, confidence) if len(g) >= min_n else {"n": len(g)})})
+        rows.append({"melds": m, "aces": a, **(group_levels(rules, g, confidence, sel, phases) if len(g) >= min_n
+                                               else {"n": len(g)})})
     out = pd.DataFrame(rows)
     if "unresolved" in out and not out["unresolved"].fillna(0).any():  # every deal resolved: no ranges to show
         out = out.drop(columns=["mean_total_hi", "unresolved", "safe_p_make_hi", "safe_p_make_hi_se"])

@@ -218,14 +218,15 @@ def compare(rule_sets: Sequence[Rules | str | os.PathLike[str]], deals: int = 20
             if rule_sets[i].layout.kind == "bid":
                 per_rules[i].extend(play_rows(rule_sets[i], part, budgets[i] is not None))
     rows = [r for block in per_rules for r in block]
-    df = pd.DataFrame(rows, columns=[*COLUMNS, "lo", "hi"])
+    df = pd.DataFrame(rows, columns=[*COLUMNS, "lo", "hi", "n2"])
     # Every figure gets its 95 % interval: a proportion Wilson's (effective n from the SE), a mean +-1.96 SE.
     # A row that brings its own interval (a safe bid: the bids its sampling error cannot tell apart) keeps it.
     rate = df["figure"].map(is_rate).to_numpy(bool)
     lo, hi = wilson_from_se(df["value"], df["se"], df["n"])
     se = df["se"].to_numpy(np.float64)
-    own = df["figure"].map(is_bid).to_numpy(bool)
     given = df[["lo", "hi"]].to_numpy(np.float64)
+    # A safe bid, or a two-phase figure (its interval from both phases' variance): the row's own interval.
+    own = df["figure"].map(is_bid).to_numpy(bool) | np.isfinite(given).all(axis=1)
     df = df.drop(columns=["lo", "hi"])
     df.insert(5, "lo", np.where(own, given[:, 0], np.where(rate, lo, df["value"] - Z95 * se)))
     df.insert(6, "hi", np.where(own, given[:, 1], np.where(rate, hi, df["value"] + Z95 * se)))
@@ -243,8 +244,9 @@ def wide(df: pd.DataFrame, with_se: bool = True) -> pd.DataFrame:
     order = list(dict.fromkeys(df["figure"]))
     names = list(dict.fromkeys(df["rules"]))
     if with_se:
-        texts = [cell(v, lo, hi, n, is_rate(f), 0 if is_bid(f) else None) for v, lo, hi, n, f in
-                 zip(df["value"], df.get("lo", np.nan), df.get("hi", np.nan), df["n"], df["figure"])]
+        n2s = df["n2"] if "n2" in df else pd.Series(np.nan, index=df.index)
+        texts = [cell(v, lo, hi, n, is_rate(f), 0 if is_bid(f) else None, n2) for v, lo, hi, n, f, n2 in
+                 zip(df["value"], df.get("lo", np.nan), df.get("hi", np.nan), df["n"], df["figure"], n2s)]
         out = df.assign(cell=texts).pivot(index="figure", columns="rules", values="cell").fillna("-")
     else:
         out = df.pivot(index="figure", columns="rules", values="value")
@@ -269,19 +271,24 @@ def is_bid(figure: str) -> bool:
     return re.match(r"(safe|ceiling) bid", figure) is not None
 
 
-def cell(value: float, lo: float, hi: float, n: int, rate: bool, digits: int | None = None) -> str:
+def cell(value: float, lo: float, hi: float, n: int, rate: bool, digits: int | None = None,
+         n2: float = float("nan")) -> str:
     """One interval format for every figure: ``value [lo, hi] n=N``, a proportion to three decimals, a
-    mean in points to one; a figure of one deal has no interval.
+    mean in points to one; a figure of one deal has no interval; a two-phase figure names both phases'
+    deals (``n1=N n2=M``).
 
     >>> cell(0.875, 0.5046, 0.9796, 8, True), cell(72.81, 71.8, 73.8, 15000, False), cell(3.0, np.nan, np.nan, 1, False)
     ('0.875 [0.505, 0.980] n=8', '72.8 [71.8, 73.8] n=15000', '3.0 n=1')
+    >>> cell(75.0, 70.2, 79.8, 1000, False, n2=200)
+    '75.0 [70.2, 79.8] n1=1000 n2=200'
     """
     if not np.isfinite(value):
         return "-"
     d = digits if digits is not None else 3 if rate else 1
+    size = f"n1={int(n)} n2={int(n2)}" if np.isfinite(n2) else f"n={int(n)}"
     if np.isfinite(lo) and np.isfinite(hi):
-        return f"{value:.{d}f} [{lo:.{d}f}, {hi:.{d}f}] n={int(n)}"
-    return f"{value:.{d}f} n={int(n)}"
+        return f"{value:.{d}f} [{lo:.{d}f}, {hi:.{d}f}] {size}"
+    return f"{value:.{d}f} {size}"
 
 
 #: The charts of :func:`compare_charts`: file stem -> title.

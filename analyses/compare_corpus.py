@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from binokel_sim.rules import Rules
 
@@ -43,39 +44,63 @@ def _rate(rules: Rules, figure: str, p: float, se: float, n: int) -> dict[str, A
     return {"rules": rules.name, "study": "corpus", "figure": figure, "value": p, "se": se, "n": n}
 
 
-def bid_rows(rules: Rules, df) -> list[dict[str, Any]]:
+def bid_rows(rules: Rules, df, phases=None) -> list[dict[str, Any]]:
     """The safe bid and the ceiling of every meld class of the report's bid table (and of all hands), each
     with the bids its sampling error cannot tell apart as the interval
-    (:func:`~binokel_sim.analyses.bid_levels.levels`)."""
+    (:func:`~binokel_sim.analyses.bid_levels.levels`; with ``phases``, a two-phase corpus's
+    :class:`~binokel_sim.corpus.phases.PhaseRows`, from both phases)."""
     from binokel_sim.analyses.bid_levels import MIN_CELL, class_table
 
-    t = class_table(rules, df)
+    t = class_table(rules, df, phases=phases)
     out = []
-    for r in t[(t["aces"] == "all") & (t["n"] >= MIN_CELL)].itertuples():
+    shown = (t["aces"] == "all") & (t["n"] >= MIN_CELL) & t.get("ceiling_bid", pd.Series(np.nan, t.index)).notna()
+    for r in t[shown].itertuples():
         who = "any hand" if r.melds == "all" else f"meld points {r.melds}"
         for key, name in (("safe_bid", "safe bid"), ("ceiling_bid", "ceiling bid")):
             v = getattr(r, key)
             if v is not None and np.isfinite(v):
                 lo, hi = getattr(r, f"{key}_lo"), getattr(r, f"{key}_hi")
                 out.append({"rules": rules.name, "study": "corpus", "figure": f"{name}, {who} (corpus)",
-                            "value": float(v), "se": np.nan, "n": int(r.n),
+                            "value": float(v), "se": np.nan, "n": int(r.n), "n2": getattr(r, "n2", np.nan),
                             "lo": float(lo) if lo is not None and np.isfinite(lo) else np.nan,
                             "hi": float(hi) if hi is not None and np.isfinite(hi) else np.nan})
     return out
 
 
+def _two_phase_rows(rules: Rules, c, h: dict[str, Any]) -> list[dict[str, Any]]:
+    """The corpus figures of a two-phase corpus: point figures ± SE from both phases, each with ``n`` (phase 1)
+    and ``n2`` (phase 2) and its own 95 % interval."""
+    from binokel_sim.corpus.phases import load_phases
+    from binokel_sim.stats import Z95, wilson_from_se
+
+    def row(figure: str, value: float, se: float, n2: int, rate: bool) -> dict[str, Any]:
+        # A rate: Wilson's interval at the effective n p(1-p)/se^2 (as corpus info prints it); a mean: ± 1.96 SE.
+        lo, hi = (wilson_from_se(value, se, h["n"]) if rate else (value - Z95 * se, value + Z95 * se))
+        return {"rules": rules.name, "study": "corpus", "figure": figure, "value": value, "se": se, "n": h["n"],
+                "n2": n2, "lo": lo, "hi": hi}
+
+    t, v = h["soloist_total"], h["tapp_value"]
+    rows = [row(f"double-dummy total, {WHO}", t["mean"], t["se"], t["n2"], False)]
+    rows += [row(f"make rate at {m['bid']}, {WHO}", m["p_make"], m["se"], m["n2"], True) for m in h["make"]]
+    rows.append(row(f"Tapp value (double dummy), {WHO}", v["mean"], v["se"], v["n2"], False))
+    ph = load_phases(c)
+    return rows + bid_rows(rules, c.df, ph.rows() if ph is not None else None)
+
+
 def corpus_rows(rules: Rules) -> list[dict[str, Any]]:
     """The corpus figures of ``rules`` (see the module docstring); none without a matching shipped corpus."""
     from binokel_sim.corpus.reader import find_corpus, load_corpus
-    from binokel_sim.corpus.summary import headline
+    from binokel_sim.corpus.summary import HEADLINE_BIDS, headline
 
     folder = find_corpus(rules)
     if folder is None:
         return []
     c = load_corpus(folder, rules)
-    h = headline(c)
+    h = headline(c, HEADLINE_BIDS)
     if not h.get("n"):
         return []
+    if h["mode"] == "two-phase":
+        return _two_phase_rows(rules, c, h)
     ranged = h["mode"] == "range"  # wide intervals: every figure as its proven lower and upper end
     lo_, hi_ = (", lower bound", ", upper bound") if ranged else ("", "")
     rows = [_mean(rules, f"double-dummy total, {WHO}{lo_}", h["soloist_total"])]

@@ -26,7 +26,8 @@ DEFAULT_PRESETS = ("standard", "standard-48", "four-solo", "kreuz", "wuerttember
                    " score, contract and make rates; seconds per deal at 40 cards, up to --solve-budget per deal at"
                    " 48). Without it the double-dummy figures come from the shipped corpus of the same rules.")
 @seed_option
-@out_option("The long table (rules, study, figure, value, se, n) as CSV, Parquet or JSON.")
+@out_option("The long table (rules, study, figure, value, se, n, lo, hi; n2: phase 2 of a two-phase corpus) as "
+            "CSV, Parquet or JSON.")
 @charts_options
 @json_option
 @quiet_option

@@ -46,7 +46,8 @@ def test_rule_sets_differ_where_they_should(table):
         rates = [w.loc[f"make rate at {b}", name] for b in (150, 200, 250, 300)]
         assert rates == sorted(rates, reverse=True)
         assert w.loc["contract bid", name] >= 150
-    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "lo", "hi", "n"}
+    assert set(table.columns) == {"rules", "study", "figure", "value", "se", "lo", "hi", "n", "n2"}
+    assert table["n2"].isna().all()  # no two-phase corpus among these rules
     rates = table[table["figure"].str.contains("rate|Durch|in hand")]
     assert len(rates) and (rates.lo >= 0).all() and (rates.hi <= 1).all() and (rates.hi > rates.lo).all()
     assert (table[table.study == "play"]["n"] <= 1).all()

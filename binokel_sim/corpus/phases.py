@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
@@ -64,6 +65,35 @@ def phase2_command(folder: str | os.PathLike, deals: int = 400) -> str:
 
 
 @dataclass(frozen=True)
+class PhaseRows:
+    """Rows of both phases: ``phase1`` (deals ``0 .. n1-1``, totals as intervals) and ``phase2`` (the first ``n2``
+    of them, every bid decided); :meth:`domain` keeps a group of deals in both (a hand class).
+
+    >>> import pandas as pd, numpy as np
+    >>> r = PhaseRows(pd.DataFrame({"deal": range(5)}), pd.DataFrame({"deal": range(2)}))
+    >>> d = r.domain(np.array([True, False, True, True, False]))
+    >>> d.phase1["deal"].tolist(), d.phase2["deal"].tolist(), (d.n1, d.n2)
+    ([0, 2, 3], [0], (3, 1))
+    """
+
+    phase1: pd.DataFrame
+    phase2: pd.DataFrame
+
+    @property
+    def n1(self) -> int:
+        return len(self.phase1)
+
+    @property
+    def n2(self) -> int:
+        return len(self.phase2)
+
+    def domain(self, mask1: np.ndarray) -> "PhaseRows":
+        """The deals where ``mask1`` (bool[n1]) holds, in both phases: phase 2's stay the first of phase 1's."""
+        m = np.asarray(mask1, dtype=bool)
+        return PhaseRows(self.phase1[m].reset_index(drop=True), self.phase2[m[:self.n2]].reset_index(drop=True))
+
+
+@dataclass(frozen=True)
 class Phases:
     """Phase 1 (the corpus) and phase 2 (its rows of deals ``0 .. n2-1``, at most phase 1's deals)."""
 
@@ -78,6 +108,10 @@ class Phases:
     def n2(self) -> int:
         return self.phase2.n
 
+    def rows(self) -> PhaseRows:
+        """Both phases' rows."""
+        return PhaseRows(self.phase1.df, self.phase2.df)
+
 
 def _refuse(folder: Path, why: str) -> InputError:
     return InputError(f"corpus {folder}: its phase 2 ({PHASE2}/) {why}")
@@ -88,7 +122,12 @@ def load_phases(c: Corpus) -> Phases | None:
     folder = phase2_folder(c.path)
     if not (folder / MANIFEST).is_file():
         return None
-    p2 = load_corpus(folder)
+    return join_phases(c, load_corpus(folder))
+
+
+def join_phases(c: Corpus, p2: Corpus) -> Phases:
+    """Phase 1 ``c`` and phase 2 ``p2`` as :class:`Phases`, once ``p2`` is shown to hold ``c``'s deals (module
+    docstring; an :class:`InputError` naming the first difference if not)."""
     m1, m2 = c.manifest, p2.manifest
     for key in SHARED:
         if m2.get(key) != m1.get(key):
@@ -136,9 +175,12 @@ class TwoPhaseFigures:
     soloist_total: TwoPhaseEstimate
     tapp_value: TwoPhaseEstimate
     bids: tuple[BidFigure, ...]
+    #: The mean total over every contract (a special's value counted), as the bid tables print it.
+    mean_total: TwoPhaseEstimate
 
     def to_dict(self) -> dict:
         return {"n1": self.n1, "n2": self.n2, "soloist_total": self.soloist_total.to_dict(),
+                "mean_total": self.mean_total.to_dict(),
                 "tapp_value": self.tapp_value.to_dict(),
                 "bids": [{"bid": b.bid, "p_make": b.p_make.to_dict(), "expected_score": b.expected_score.to_dict()}
                          for b in self.bids]}
@@ -160,18 +202,20 @@ def _bounds(rules: Rules, df, bids: np.ndarray):
     return (bounds_of(g, "value"), bounds_of(g, "tapp_value"), made_lo, made_hi, score_lo, score_hi)
 
 
-def two_phase_figures(ph: Phases, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhaseFigures:
-    """The headline figures of a two-phase corpus (:mod:`binokel_sim.twophase`): the auxiliary of every
-    figure is its phase-1 midpoint, the value its phase-2 midpoint (half a phase-2 width at most from
-    the truth: the estimate's ``residual``); a rate's strata are the bids phase 1 decided."""
+def two_phase_figures(rows: PhaseRows, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhaseFigures:
+    """The headline figures of a two-phase corpus (:mod:`binokel_sim.twophase`) over ``rows`` (a corpus's
+    :meth:`Phases.rows`, or a domain of them): the auxiliary of every figure is its phase-1 midpoint, the
+    value its phase-2 midpoint (half a phase-2 width at most from the truth: the estimate's ``residual``);
+    a rate's strata are the bids phase 1 decided. An :class:`InputError` where phase 2 leaves a bid open."""
     b = np.asarray(bids, dtype=np.int64)
-    (v1, t1, ml1, mh1, sl1, sh1) = _bounds(rules, ph.phase1.df, b)
-    (v2, t2, ml2, mh2, sl2, sh2) = _bounds(rules, ph.phase2.df, b)
+    (v1, t1, ml1, mh1, sl1, sh1) = _bounds(rules, rows.phase1, b)
+    (v2, t2, ml2, mh2, sl2, sh2) = _bounds(rules, rows.phase2, b)
     if (ml2 != mh2).any():
         i, j = np.argwhere(ml2 != mh2)[0]
-        raise _refuse(ph.phase1.path, f"leaves deal {int(i)} open at bid {int(b[j])}: not decided at every bid")
-    trump1 = ph.phase1.df["code"].to_numpy() < 4
-    trump2 = trump1[:ph.n2]
+        raise InputError(f"phase 2 leaves deal {int(rows.phase2['deal'].iloc[i])} open at bid {int(b[j])}: "
+                         "not decided at every bid")
+    trump1 = rows.phase1["code"].to_numpy() < 4
+    trump2 = trump1[:rows.n2]
 
     def half(lo: np.ndarray, hi: np.ndarray, sel: np.ndarray | None = None) -> float:
         """Half the mean width of phase-2 intervals: the most they can move a mean of midpoints."""
@@ -187,7 +231,8 @@ def two_phase_figures(ph: Phases, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhase
         score = regression_mean(_mid(sl1[:, j], sh1[:, j]), _mid(sl2[:, j], sh2[:, j]),
                                 residual=half(sl2[:, j], sh2[:, j]))
         figures.append(BidFigure(int(bid), rate, score))
-    return TwoPhaseFigures(ph.n1, ph.n2, total, tapp, tuple(figures))
+    every = regression_mean(_mid(*v1), _mid(*v2), residual=half(v2[0], v2[1]))
+    return TwoPhaseFigures(rows.n1, rows.n2, total, tapp, tuple(figures), every)
 
 
 def build_phase2(folder: str | os.PathLike, deals: int, *, within: int | None = None, solve_budget: int | None = None,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from binokel_sim.stats import proportion, wilson
+from binokel_sim.stats import proportion, wilson, wilson_from_se
 
 from .reader import Corpus, load_rules_of
 
@@ -49,7 +49,7 @@ def is_narrow(df, step: int) -> bool:
                 and ((df["base_points_hi"] - df["base_points_lo"]) < step).all())
 
 
-def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]:
+def headline(c: Corpus, bids: tuple[int, ...] | None = None) -> dict[str, Any]:
     """n, mean soloist total (trump contracts), make rates per bid, Tapp value (paired), Durch rate, cost.
 
     ``mode``: ``exact`` (every total solved), ``point`` (every total known to less than a bid step, as
@@ -65,7 +65,7 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
         return {"n": 0}
     rules = load_rules_of(c)
     trump = df["code"].to_numpy() < 4
-    b = np.asarray(bids, dtype=np.int64)
+    b = np.asarray(bids or HEADLINE_BIDS, dtype=np.int64)
     # The study's interval columns (corpus rows hold the lower bounds in value / result / base_result).
     g = add_bounds(df.copy(), point_intervals(df))
     t = bid_table(rules, parts_of(g), b)
@@ -100,11 +100,11 @@ def headline(c: Corpus, bids: tuple[int, ...] = HEADLINE_BIDS) -> dict[str, Any]
             row.update(p_make=k / n, residual=(up["p_make"] - row["p_make"]) / 2,
                        se=float(np.sqrt(k * (n - k) / n) / n), **dict(zip(("lo", "hi"), wilson(round(k), n))))
         return out
-    from .phases import load_phases, phase2_command, two_phase_figures
+    from .phases import TWO_PHASE_BIDS, load_phases, phase2_command, two_phase_figures
 
     ph = load_phases(c)
     if ph is not None:  # phase 2 turns the bounds into point figures
-        return {**out, **_two_phase(two_phase_figures(ph, rules), ph)}
+        return {**out, **_two_phase(two_phase_figures(ph.rows(), rules, bids or TWO_PHASE_BIDS), ph)}
     out["phase2_command"] = phase2_command(c.path)
     out["soloist_total_hi"] = _mse(df["points_hi"].to_numpy()[trump])
     out["tapp_value_hi"] = _mse(bounds_of(g, "tapp_value")[1])
@@ -124,7 +124,8 @@ def _two_phase(f, ph) -> dict[str, Any]:
     make = []
     for b in f.bids:
         p, s = b.p_make, b.expected_score
-        lo, hi = (float(np.clip(v, 0, 1)) for v in p.interval())
+        # Wilson's interval at the effective n p(1-p)/se^2 (phase 1's n where that is undefined: no open deal).
+        lo, hi = (float(v) for v in wilson_from_se(p.estimate, p.se, p.n1))
         make.append({"bid": b.bid, "p_make": p.estimate, "se": p.se, "n": p.n1, "n1": p.n1, "n2": p.n2, "lo": lo,
                      "hi": hi, "open_share": p.open_share, "expected_score": s.estimate, "expected_score_se": s.se})
     m2 = ph.phase2.manifest

@@ -1,0 +1,147 @@
+"""A corpus in two phases: phase 2 built with phase 1's settings, checked deal by deal, joined into point figures.
+
+The small corpora here are 40-card ``standard`` deals solved within 20 000 nodes (phase 1: every total an
+interval) and within 10 points (phase 2: exact at this size), so each build takes about a second.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from binokel_sim.corpus.builder import build_corpus
+from binokel_sim.corpus.phases import PHASE2, build_phase2, join_phases, load_phases, two_phase_figures
+from binokel_sim.corpus.reader import Corpus, load_corpus
+from binokel_sim.corpus.summary import headline
+from binokel_sim.errors import InputError
+from binokel_sim.evaluation.study import row_bounds
+from binokel_sim.rules import load_rules
+from binokel_sim.twophase import regression_mean, stratified_rate
+from clitools import assert_one_line_error, run_cli
+
+STD = load_rules("standard")
+pytestmark = pytest.mark.slow  # each module build solves a dozen deals (about 6 s in all)
+
+
+@pytest.fixture(scope="module")
+def two_phase(tmp_path_factory):
+    d = tmp_path_factory.mktemp("two-phase") / "c"
+    build_corpus(STD, 12, d, seed=3, chunk_size=6, solve_budget=20_000)
+    build_phase2(d, 8, chunk_size=4)
+    return d
+
+
+def test_phase2_holds_phase1_deals_decided(two_phase):
+    ph = load_phases(load_corpus(two_phase))
+    assert (ph.n1, ph.n2) == (12, 8)
+    assert not load_corpus(two_phase).df["points_exact"].all()  # phase 1: bounds
+    # Phase 2 at 40 cards closes every total: the rows an exact build of the same deals holds.
+    exact = build_corpus(STD, 8, two_phase.parent / "exact", seed=3, durch=False)
+    assert exact["deals"] == 8
+    ref = load_corpus(two_phase.parent / "exact").df
+    for col in ("points_lo", "points_hi", "base_points_lo", "base_points_hi", "discard", "contract"):
+        assert ph.phase2.df[col].tolist() == ref[col].tolist()
+    m2 = json.loads((two_phase / PHASE2 / "manifest.json").read_text())
+    assert (m2["seed"], m2["solve_within"], m2["chunk_size"], m2["deals"]) == (3, 10, 4, 8)
+
+
+def test_figures_are_the_estimators_on_the_rows(two_phase):
+    c = load_corpus(two_phase)
+    ph = load_phases(c)
+    f = two_phase_figures(ph.rows(), STD, (150, 250))
+    lo1, hi1 = row_bounds(c.df, "tapp_value")
+    lo2, hi2 = row_bounds(ph.phase2.df, "tapp_value")
+    assert (lo2 == hi2).all()  # exact in phase 2
+    e = regression_mean((lo1 + hi1) / 2, lo2)
+    assert (f.tapp_value.estimate, f.tapp_value.se) == pytest.approx((e.estimate, e.se))
+    assert (f.tapp_value.n1, f.tapp_value.n2) == (12, 8)
+    # P(make) at 250: phase 1 decides a deal whose interval lies on one side of 250 (a trump contract, a trick
+    # and the total), unless the soloist goes out after the Tapp (his own estimate: not the total).
+    from binokel_sim.evaluation.ladder import outcomes
+    from binokel_sim.evaluation.study import parts_of
+
+    def made(df, total, took):
+        out = outcomes(STD, parts_of(df), np.array([250]))[2][:, 0]
+        return (df["code"].to_numpy() < 4) & took & (total >= 250) & ~out
+
+    v_lo, v_hi = row_bounds(c.df, "value")
+    took = c.df["took"].to_numpy(bool)
+    # At the upper bound a deal whose trick is open (no trick at the lower bound, points above) may take one.
+    made_lo, made_hi = made(c.df, v_lo, took), made(c.df, v_hi, took | (v_hi > 0))
+    decided = np.where(made_lo, 1, np.where(~made_hi, 0, -1))
+    p2 = ph.phase2.df
+    r = stratified_rate(decided, made(p2, p2["points_lo"].to_numpy(), p2["took"].to_numpy(bool)))
+    assert f.bids[1].bid == 250 and f.bids[1].p_make.estimate == pytest.approx(r.estimate)
+    assert f.bids[1].p_make.se == pytest.approx(r.se)
+
+
+def test_corpus_info_and_compare_print_point_figures(two_phase, capsys):
+    code, out, _ = run_cli(capsys, "corpus", "info", str(two_phase))
+    assert code == 0
+    assert "Tapp value (paired):" in out and "(n1 12, n2 8;" in out and "bounds only" not in out
+    assert "bid 150: P(make) " in out and "E[score]" in out
+    h = headline(load_corpus(two_phase))
+    assert h["mode"] == "two-phase" and h["n2"] == 8 and len(h["make"]) == 26  # every bid 150..400
+
+
+def test_without_phase2_the_bounds_say_so_and_name_the_command(two_phase, tmp_path, capsys):
+    d = tmp_path / "p1"
+    shutil.copytree(two_phase, d, ignore=shutil.ignore_patterns(PHASE2))
+    code, out, _ = run_cli(capsys, "corpus", "info", str(d))
+    assert code == 0
+    assert f"bounds only: `binokel corpus phase2 {d} --deals 400` adds phase 2" in out
+    assert "open deals counted as failed .. as made" in out
+
+
+def test_phase2_of_other_deals_is_refused(two_phase, tmp_path):
+    d = tmp_path / "c"
+    shutil.copytree(two_phase, d, ignore=shutil.ignore_patterns(PHASE2))
+    build_corpus(STD, 4, d / PHASE2, seed=4, chunk_size=4, solve_budget=200_000_000, solve_within=10)
+    with pytest.raises(InputError, match="its phase 2 .* was built with seed 4, phase 1 with 3: other deals"):
+        load_phases(load_corpus(d))
+
+
+def test_rows_that_disagree_with_phase1_are_refused(two_phase):
+    c = load_corpus(two_phase)
+    p2 = load_corpus(two_phase / PHASE2)
+    df = p2.df.copy()
+    df.loc[3, "points_lo"] = df.loc[3, "points_hi"] = int(c.df.loc[3, "points_hi"]) + 20
+    with pytest.raises(InputError, match="proves deal 3's contract total .* one of the solves is wrong"):
+        join_phases(c, Corpus(p2.path, p2.manifest, df))
+    df = p2.df.copy()
+    df.loc[5, "discard"] = df.loc[4, "discard"]
+    with pytest.raises(InputError, match="differs from phase 1 at deal 5 \\(discard\\)"):
+        join_phases(c, Corpus(p2.path, p2.manifest, df))
+
+
+def test_phase2_build_refusals(two_phase, tmp_path, capsys):
+    assert_one_line_error(capsys, "corpus", "phase2", str(two_phase), "--deals", "13",
+                          contains="phase 2 takes deals of phase 1, which holds 12")
+    exact = tmp_path / "exact"
+    build_corpus(STD, 2, exact, seed=3)
+    assert_one_line_error(capsys, "corpus", "phase2", str(exact), "--deals", "2",
+                          contains="joins a corpus of bounds within a node budget")
+
+
+def test_phase2_resumes_and_a_finished_one_is_not_rewritten(two_phase, tmp_path):
+    d = tmp_path / "c"
+    shutil.copytree(two_phase, d)
+    before = (d / PHASE2 / "manifest.json").read_bytes()
+    build_phase2(d, 8)
+    assert (d / PHASE2 / "manifest.json").read_bytes() == before
+    m = build_phase2(d, 10)  # extended with its own settings (chunk size 4, within 10)
+    assert m["deals"] == 10 and m["chunk_size"] == 4 and load_phases(load_corpus(d)).n2 == 10
+
+
+def test_phase1_is_extended_only_by_its_own_solver(two_phase, tmp_path, monkeypatch):
+    import binokel_sim.corpus.builder as builder
+
+    d = tmp_path / "c"
+    shutil.copytree(two_phase, d)
+    monkeypatch.setattr(builder, "solver_version", lambda: "src-000000000000")
+    with pytest.raises(InputError, match="proves other bounds at that budget"):
+        build_corpus(STD, 14, d, seed=3, solve_budget=20_000)
+    build_phase2(d, 10)  # phase 2 (within a bid step) is not bound to one solver
