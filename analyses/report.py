@@ -338,8 +338,11 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     sections, _ = timed("meld odds", meld_sections, rules, b, seed, scale)
     study, src = timed("study deals", play_study, rules, b, seed, scale, fresh, corpus)
     melds = timed("melds-only Tapp", melds_only_frame, rules, b, seed, scale, len(study))
-    sections.append(tapp_section(rules, study, src, melds))
-    sections.append(bid_section(rules, study, src))
+    from binokel_sim.corpus.studies import study_phases
+
+    phases = study_phases(src)  # a 48-card corpus with phase 2: point figures from both phases
+    sections.append(tapp_section(rules, study, src, melds, phases))
+    sections.append(bid_section(rules, study, src, phases))
     from binokel_sim.analyses.report_realplay import real_play_section
 
     sections.append(timed("real play", real_play_section, rules, None, scale))
@@ -351,7 +354,7 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
         sections.append(cal)
     from binokel_sim.analyses.report_summary import summary_section
 
-    sections.insert(0, summary_section(rules, study, sections))
+    sections.insert(0, summary_section(rules, study, sections, phases))
     prov = {
         "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
         "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,

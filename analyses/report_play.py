@@ -77,16 +77,43 @@ def melds_only_frame(rules: Rules, b: Budget, seed: int, scale: Scale, least: in
     return study_deals(rules, m, seed, "heuristic", play=False, stream=STREAM_STUDY, chunk_size=2000, scale=scale)
 
 
+def _two_phase_tapp(s: Section, o: pd.Series, phases) -> None:
+    """The Tapp section's words for a two-phase corpus (:mod:`binokel_sim.corpus.phases`)."""
+    from binokel_sim.analyses.tapp_value import two_phase_tapp
+    from binokel_sim.twophase import REFERENCE
+
+    e = two_phase_tapp(phases)
+    s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen: Tapp value (melds "
+                  f"only) {pm(o['melds_mean'], o['melds_se'])} over {int(o['n']):,} deals.")
+    s.text.append(f"**Headline: the Tapp is worth {pm(e.estimate, e.se)} points** (double-dummy). The solver bounds "
+                  f"every one of the {e.n1:,} deals within its node budget (phase 1) and decides the first {e.n2:,} "
+                  f"to within a bid step (phase 2); the regression of the decided values on the bounds' midpoints "
+                  f"(slope {e.slope:.2f}) carries phase 1's mean over to them ({REFERENCE}). Of its variance "
+                  f"{e.phase2_share:.0%} comes from phase 2: more decided deals shrink that part, more bounded "
+                  "deals the rest.")
+
+
 def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
-                 melds: pd.DataFrame | None = None) -> Section:
+                 melds: pd.DataFrame | None = None, phases=None) -> Section:
     """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
-    double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`)."""
+    double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`);
+    with ``phases`` (a corpus with phase 2) the double-dummy value from both phases instead."""
     from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary
 
     s = Section("tapp", "The Tapp's value")
     if src is not None:
         s.text.append(source_line(src))
-    o = summary(study).iloc[0]
+    o = summary(study, phases).iloc[0]
+    if phases is not None and np.isfinite(o.get("dd_mean", np.nan)):
+        _two_phase_tapp(s, o, phases)
+        whole = o.to_frame().T.assign(feature="all", **{"class": "all"})
+        t = by_class(study, phases)
+        s.tables.append(("Tapp value by hand class (first row: all deals; double-dummy from both phases, n2 the "
+                         "decided deals)", pd.concat([whole[t.columns], t], ignore_index=True)))
+        s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+                          "Tapp value per deal, melds only and double-dummy (phase 1: open deals at both ends of "
+                          "their range)"))
+        return s
     exact = not o.get("unresolved", 0)  # a point value (and the variate sharpening it) only where all are resolved
     dd = f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}" if exact else ""
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
@@ -142,7 +169,29 @@ def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None
             "range, from counting them failed to counting them made."), t
 
 
-def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> Section:
+def _two_phase_ladder(rules: Rules, study: pd.DataFrame, phases, cls: pd.Series, labels: list[str]) -> pd.DataFrame:
+    """P(make) by bid for each meld class from both phases, with its 95 % Wilson band at the effective n."""
+    from binokel_sim.corpus.phases import two_phase_figures
+    from binokel_sim.stats import wilson_from_se
+
+    step = rules.bidding.bid_step
+    bids = tuple(range(rules.bidding.min_bid, rules.bidding.min_bid + 41 * step, step))
+    frames = []
+    for label in labels:
+        sel = (cls == label).to_numpy(bool)
+        d = phases.domain(sel)
+        if d.n2 < 20:  # too few decided deals in the class for a figure
+            continue
+        f = two_phase_figures(d, rules, bids)
+        p = np.array([b.p_make.estimate for b in f.bids])
+        se = np.array([b.p_make.se for b in f.bids])
+        lo, hi = wilson_from_se(p, se, d.n1)
+        frames.append(pd.DataFrame({"bid": bids, "p_make": p, "p_make_se": se, "p_make_lo": lo, "p_make_hi": hi,
+                                    "melds": f"meld points {label} (n = {d.n1}, decided {d.n2})"}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phases=None) -> Section:
     from binokel_sim.analyses.bid_levels import MIN_CELL, REPORT_CLASSES, class_table
     from binokel_sim.evaluation.hand import bid_table
     from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
@@ -160,9 +209,12 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
     edges, labels = REPORT_CLASSES["melds"]
     cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
     lo_v, hi_v = bounds_of(study, "value")
-    ranged = bool((lo_v != hi_v).any())
-    frames = []
-    for label in [c for c in labels if (cls == c).any()]:
+    ranged = bool((lo_v != hi_v).any()) and phases is None
+    frames = [] if phases is None else [_two_phase_ladder(rules, study, phases, cls, labels)]
+    if phases is not None:
+        s.text.append("P(make) from both phases of the corpus: the solver's bounds on every deal, the deciding "
+                      "solve on the first ones (two-phase estimates, each with its standard error).")
+    for label in [c for c in labels if (cls == c).any() and phases is None]:
         g = study[cls == label]
         t = bid_table(rules, parts_of(g))
         if ranged:  # the band reaches up to the rate with the unresolved deals counted made
@@ -182,8 +234,13 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
                                                   y2="p_make_made" if ranged else None, panels=ranged,
                                                   legend=("open deals counted failed", "open deals counted made",
                                                           "95 % range")), caption))
-    table = class_table(rules, study)
+    table = class_table(rules, study, phases=phases)
     blank = int((table["n"] < MIN_CELL).sum())
+    if phases is not None:
+        few = int(((table["n"] >= MIN_CELL) & table["ceiling_bid"].isna() & table["safe_bid"].isna()).sum())
+        if few:
+            s.text.append(f"{few} more rows hold fewer than 20 decided (phase-2) deals: their figures are left "
+                          "blank; more phase-2 deals fill them.")
     if blank:
         s.text.append(f"In the bid table, {blank} of {len(table)} rows hold fewer than {MIN_CELL} deals: their "
                       "figures are left blank (too few deals to trust); a larger corpus fills them.")
@@ -191,7 +248,7 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None) -> S
                   " is made 80 % of the time by such hands; for the ceiling: no bid has a positive expected score.")
     s.tables.append((f"Ceiling and safe bid (P(make) ≥ 0.8) by hand class (figures for rows of {MIN_CELL} deals or"
                      " more)", table))
-    line, ranges = _ranges(rules, study)
+    line, ranges = _ranges(rules, study) if phases is None else ("", None)
     if ranges is not None:
         s.text.append(line)
         s.tables.append(("P(make) per bid as a range: unresolved deals counted failed, counted made", ranges))

@@ -52,11 +52,17 @@ def _section(sections: list[Section], key: str) -> Section | None:
     return next((s for s in sections if s.key == key), None)
 
 
-def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section]) -> list[str]:
+def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section], phases=None) -> list[str]:
     from binokel_sim.analyses.tapp_value import summary
 
-    o = summary(study).iloc[0].copy()
+    o = summary(study, phases).iloc[0].copy()
     n = int(o["n"])
+    if phases is not None and np.isfinite(o.get("dd_mean", np.nan)):
+        return [f"- **The Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** to the soloist: his double-dummy"
+                f" total with the Tapp and the best discard, against laying it away unseen (two-phase estimate:"
+                f" {n:,} deals bounded by the solver, the first {int(o['n2']):,} of them decided; section *The"
+                f" Tapp's value*). Its melds alone make {pm(o['melds_mean'], o['melds_se'])} of it; the rest is"
+                " card points and the tricks the better hand takes."]
     tapp = _section(sections, "tapp")
     sharp = [t for c, t in (tapp.tables if tapp else []) if c.endswith("plain and sharpened")]
     if sharp:  # the section's headline is the sharpened figure: the summary names the same one
@@ -73,15 +79,17 @@ def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section]) -> l
             " and the tricks the better hand takes."]
 
 
-def _bid_lines(rules: Rules, study: pd.DataFrame) -> list[str]:
+def _bid_lines(rules: Rules, study: pd.DataFrame, phases=None) -> list[str]:
     from binokel_sim.analyses.bid_levels import MIN_CELL, class_table
 
-    t = class_table(rules, study)
+    t = class_table(rules, study, phases=phases)
     rows = t[(t["aces"] == "all") & (t["melds"] != "all") & (t["n"] >= MIN_CELL)]
+    if "n2" in t:  # two phases: a class needs its phase-2 deals too
+        rows = rows[rows["ceiling_bid"].notna() | rows["safe_bid"].notna()]
     if rows.empty:
         return [f"- **What to bid**: too few deals per hand class here (fewer than {MIN_CELL}); see the bid ladder."]
-    cells = "; ".join(f"{r.melds}: safe {_bid(r.safe_bid)}, ceiling {_bid(r.ceiling_bid)} (n = {int(r.n):,})"
-                      for r in rows.itertuples())
+    cells = "; ".join(f"{r.melds}: safe {_bid(r.safe_bid)}, ceiling {_bid(r.ceiling_bid)} (n = {int(r.n):,}"
+                      + (f", of them {int(r.n2)} decided" if "n2" in t else "") + ")" for r in rows.itertuples())
     return [f"- **What to bid**, by the meld points in hand before the Tapp: {cells}. *Safe*: made at least 80 % of"
             " the time; *ceiling*: the highest bid that still gains on average -- it weighs only the soloist's own"
             " score, not what the defenders score (table *Ceiling and safe bid by hand class*, which also splits"
@@ -197,7 +205,8 @@ def variants_table() -> pd.DataFrame:
             hits = [r for r in got if r["figure"].startswith(prefix)]
             rate = col.startswith("make")
             d = 3 if rate else 0
-            if len(hits) == 1 and "lo" in hits[0]:  # a bid: the bids its sampling error cannot tell apart
+            # A bid (no SE): the bids its sampling error cannot tell apart; a two-phase figure brings an SE.
+            if len(hits) == 1 and "lo" in hits[0] and not np.isfinite(hits[0]["se"]):
                 h = hits[0]
                 known = np.isfinite(h["lo"]) and np.isfinite(h["hi"])
                 row[col] = f"{h['value']:.0f}" + (f" [{h['lo']:.0f}, {h['hi']:.0f}]" if known else "")
@@ -213,21 +222,23 @@ def variants_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section]) -> Section:
-    """The summary (see the module docstring)."""
+def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section], phases=None) -> Section:
+    """The summary (see the module docstring); ``phases``: the corpus's two phases where it has a phase 2
+    (:func:`binokel_sim.corpus.studies.study_phases`): the double-dummy figures are then point figures."""
     s = Section("summary", "Summary: what the Tapp is worth, what to bid")
     s.text.append(f"The answers of this report for **{rules.name}** in player words; every number is in a table"
                   " further down with its n and its standard error or interval. *Double-dummy* means the cards are"
                   " played as if all hands lay open, by perfect players on both sides: real players see only their"
                   " own cards, so read the figures as what the cards allow.")
     sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
-    lines = (_tapp_lines(rules, study, sections) + _bid_lines(rules, study) + _real_play_lines(sections) + sure
+    lines = (_tapp_lines(rules, study, sections, phases) + _bid_lines(rules, study, phases) + _real_play_lines(sections) + sure
              + _odd_class_lines(study))
     s.text.append("\n".join(lines))
     t = variants_table()
     if len(t):
         s.text.append("**What each variant changes** (shipped corpora, any hand as soloist, double-dummy; a"
-                      " 48-card corpus solved within a node budget shows the range it proves):")
+                      " 48-card corpus solved within a node budget shows the range it proves, or with its phase 2"
+                      " the two-phase point figure):")
         s.tables.append(("Variants: Tapp value, make rate at 200, mean total [95 % interval], safe bid and ceiling"
                          " of any hand [the bids the deals cannot tell apart]", t))
     return s

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from binokel_sim.corpus.phases import PhaseRows
 from binokel_sim.evaluation.study import bounds_of
 
 #: Class edges per feature (right-closed bins) and their labels.
@@ -47,7 +48,7 @@ def hand_class(df: pd.DataFrame, feature: str) -> pd.Series:
     return pd.cut(df[feature], bins=edges, labels=labels).astype(str)
 
 
-def _stats(g: pd.DataFrame) -> dict[str, float]:
+def _stats(g: pd.DataFrame, phases: PhaseRows | None = None) -> dict[str, float]:
     out: dict[str, float] = {"n": len(g)}
     for name, col in (("melds", "melds_tapp_value"), ("dd", "tapp_value")):
         if col in g:
@@ -59,23 +60,45 @@ def _stats(g: pd.DataFrame) -> dict[str, float]:
         out.update(dd_mean_lo=float(lo.mean()), dd_mean_hi=float(hi.mean()), unresolved=float((lo != hi).sum()))
         if out["unresolved"]:
             out["dd_mean"] = out["dd_se"] = float("nan")
+    if phases is not None:  # two phases: the double-dummy value a point figure from both
+        out["n2"] = phases.n2
+        if phases.n2 >= MIN_PHASE2:
+            e = two_phase_tapp(phases)
+            out.update(dd_mean=e.estimate, dd_se=e.se)
     return out
 
 
-def summary(df: pd.DataFrame) -> pd.DataFrame:
-    """Overall Tapp value (melds-only and double-dummy), with n and standard errors."""
-    return pd.DataFrame([_stats(df)])
+#: A group's two-phase Tapp value is shown from this many phase-2 deals on.
+MIN_PHASE2 = 10
 
 
-def by_class(df: pd.DataFrame) -> pd.DataFrame:
-    """Tapp value by hand class: one row per (feature, class), with n and standard errors."""
+def two_phase_tapp(phases: PhaseRows):
+    """The double-dummy Tapp value of both phases' deals (:func:`binokel_sim.twophase.regression_mean`)."""
+    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.twophase import regression_mean
+
+    lo1, hi1 = row_bounds(phases.phase1, "tapp_value")
+    lo2, hi2 = row_bounds(phases.phase2, "tapp_value")
+    return regression_mean((lo1 + hi1) / 2, (lo2 + hi2) / 2, residual=float(np.mean(hi2 - lo2) / 2))
+
+
+def summary(df: pd.DataFrame, phases: PhaseRows | None = None) -> pd.DataFrame:
+    """Overall Tapp value (melds-only and double-dummy), with n and standard errors; with ``phases`` (``df``
+    their phase-1 deals) the double-dummy value from both phases, with ``n2``."""
+    return pd.DataFrame([_stats(df, phases)])
+
+
+def by_class(df: pd.DataFrame, phases: PhaseRows | None = None) -> pd.DataFrame:
+    """Tapp value by hand class: one row per (feature, class), with n and standard errors (``phases``: as
+    :func:`summary`)."""
     rows = []
     for feature in CLASSES:
         cls = hand_class(df, feature)
         for label in CLASSES[feature][1]:
-            g = df[cls == label]
-            if len(g):
-                rows.append({"feature": feature, "class": label, **_stats(g)})
+            sel = (cls == label).to_numpy(bool)
+            if sel.any():
+                rows.append({"feature": feature, "class": label,
+                             **_stats(df[sel], phases.domain(sel) if phases is not None else None)})
     return pd.DataFrame(rows)
 
 

@@ -88,10 +88,12 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, solve_w
 @solve_budget_option
 @click.option("--chunk-size", type=Whole(1, MAX_CORPUS_DEALS), default=None,
               help="Deals per chunk file (default 50; an existing phase 2 keeps its own).")
+@check_rules_option
+@out_option("Write phase 2's summary (deals, within, chunks, CPU seconds) to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def phase2_cmd(folder, deals, solve_within, solve_budget, chunk_size, as_json, quiet, scale) -> None:
+def phase2_cmd(folder, deals, solve_within, solve_budget, chunk_size, rules_src, out, as_json, quiet, scale) -> None:
     """Solve deals 0..N-1 of a budgeted corpus (the 48-card presets) until every total is known to
     within a bid step, in FOLDER/phase2, with the corpus's seed, rules and policy; the same command
     resumes it. `corpus info`, `compare` and the studies then join both phases into point figures ± SE
@@ -104,8 +106,16 @@ def phase2_cmd(folder, deals, solve_within, solve_budget, chunk_size, as_json, q
     from binokel_sim.corpus.phases import build_phase2
 
     command = "binokel " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    if rules_src is not None:  # the corpus must have been built with these rules
+        from binokel_sim.corpus.manifest import check_rules, read_manifest
+        from binokel_sim.rules import load_rules
+
+        check_rules(read_manifest(Path(folder)), load_rules(rules_src), folder)
     m = build_phase2(folder, deals, within=solve_within, solve_budget=solve_budget, chunk_size=chunk_size,
                      scale=scale, command=command)
+    if out is not None:
+        write_table(pd.DataFrame([{"corpus": str(folder), "deals": m["deals"], "within": m["solve_within"],
+                                   "chunks": len(m["chunks"]), "cpu_seconds": m["cpu_seconds"]}]), out)
     if as_json:
         echo_json({k: v for k, v in m.items() if k not in ("chunks", "rules_data")})
     elif not quiet:

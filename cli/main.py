@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+import unicodedata
 from typing import Any
 
 import click
@@ -87,6 +88,16 @@ def _interrupted_line(exc: Interrupted, args: list[str]) -> str:
     return str(exc)
 
 
+def one_line(text: str) -> str:
+    """An error message as one printable line: a control character a user's value brought in (a path with a
+    carriage return) is shown escaped, never obeyed by the terminal.
+
+    >>> print(one_line("corpus " + chr(13) + ": no such folder"))
+    corpus \\r: no such folder
+    """
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning user errors into one line and exit 2."""
     from binokel_sim.provenance import set_command
@@ -106,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
         sys.stdout.flush()
     except InputError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {one_line(str(exc))}", err=True)
         sys.exit(2)
     except Interrupted as exc:
         _leave(_interrupted_line(exc, sys.argv[1:] if argv is None else argv))
@@ -116,14 +127,14 @@ def main(argv: list[str] | None = None) -> None:
         # Ctrl-C or SIGTERM outside a chunked run (between chunks, or in a command's own work).
         _leave(_abort_line(sys.argv[1:] if argv is None else argv))
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        click.echo(f"error: {one_line(exc.format_message())}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         # The reader (e.g. `head`) left early: silence the final flush too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     except OSError as exc:  # an OS failure no command turned into its own message
-        click.echo(f"error: {os_error_line(exc)}", err=True)
+        click.echo(f"error: {one_line(os_error_line(exc))}", err=True)
         sys.exit(2)
     except UnicodeDecodeError:
         click.echo("error: an input file is not text (UTF-8 expected)", err=True)

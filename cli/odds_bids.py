@@ -6,7 +6,7 @@ import click
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import InputError
-from binokel_sim.corpus.studies import study_rows
+from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_table
 
 from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
@@ -38,13 +38,18 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
     df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir,
                             solve_budget=solve_budget)
     deals = len(df)
-    table = bid_levels(rules, df, confidence, min_n)
+    phases = study_phases(source)
+    table = bid_levels(rules, df, confidence, min_n, phases)
     if out:
         write_table(table, out)
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "confidence": confidence}
     if as_json:
-        echo_json({**head, "source": source, "table": table.to_dict(orient="records")})
+        echo_json({**head, "source": source, "phases": phase2_note(source, phases),
+                   "table": table.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
     click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
+    note = phase2_note(source, phases)
+    if note:
+        click.echo(f"# {note}")
     echo_table(table, "{:.2f}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-from binokel_sim.corpus.studies import study_rows
+from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_figure, write_table
 
 from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,
@@ -37,7 +37,8 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
     df, source = study_rows(rules, deals, seed=seed, policy=policy, play=not melds_only, scale=scale, fresh=fresh,
                             corpus=corpus_dir, solve_budget=solve_budget)
     deals = len(df)
-    overall, classes, dist = summary(df), by_class(df), distribution(df)
+    phases = None if melds_only else study_phases(source)
+    overall, classes, dist = summary(df, phases), by_class(df, phases), distribution(df)
     if out:
         write_table(classes, out)
     if dist_out:
@@ -47,7 +48,7 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
-        echo_json({**head, "source": source, "overall": overall.to_dict(orient="records")[0],
+        echo_json({**head, "source": source, "phases": phase2_note(source, phases), "overall": overall.to_dict(orient="records")[0],
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
@@ -58,6 +59,9 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
         click.echo(f"# {name}: {FIGURES[name]}")
     click.echo("# Tapp value (melds only) / (double-dummy): not the Tapp meld gain of `binokel compare`"
                " (melds kept - melds dealt)")
+    note = None if melds_only else phase2_note(source, phases)
+    if note:
+        click.echo(f"# {note}")
     echo_table(overall, "{:.2f}")
     click.echo("")
     echo_table(classes, "{:.2f}")

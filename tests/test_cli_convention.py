@@ -13,7 +13,7 @@ from binokel_sim.cli import commands
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
           ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build"),
           ("study", "play-gap"), ("card",)}
-LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh")}
+LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh"), ("corpus", "phase2")}
 
 
 def _options(cmd) -> set[str]:
@@ -30,7 +30,7 @@ def test_every_command_takes_the_common_options():
         assert ("--seed" in opts) == (path in RANDOM), path
         assert ({"--workers", "--checkpoint", "--scheduler"} <= opts) == (path in LONG), path
         assert "--chart" not in opts and ("--charts" in opts) == ("--chart-format" in opts), path
-    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"),
+    assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"), ("corpus", "phase2"),
                                 ("corpus", "seal"), ("fit", "instant")}
 
 

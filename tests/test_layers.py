@@ -14,7 +14,7 @@ from test_structure import imports_with_lines, modules
 
 LAYERS: list[tuple[str, ...]] = [
     # Leaves: errors, numba options, cards, rule files, statistics, streams, the version.
-    ("_version", "errors", "jit", "rng", "streams", "stats", "censored", "pool", "glossary", "palette",
+    ("_version", "errors", "jit", "rng", "streams", "stats", "twophase", "censored", "pool", "glossary", "palette",
      "contracts", "cards", "rules_files", "layout_checks"),
     ("rules", "scoring"),
     # Records of a run: provenance, output files, checkpoints, code hashes, the chunk runner.

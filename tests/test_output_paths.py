@@ -31,6 +31,7 @@ WRITERS = [
     (["corpus", "info", "data/corpus/standard"], [("--out", "table")]),
     (["corpus", "refresh", "data/corpus/standard"], [("--out", "table"), ("--checkpoint", "folder")]),
     (["corpus", "seal", "data/corpus/standard"], [("--out", "table")]),
+    (["corpus", "phase2", "data/corpus/wuerttemberg", "--deals", "10"], [("--out", "table")]),
     (["fit", "instant"], [("--out", "table")]),
     (["study", "play-gap"], [("--out", "table"), ("--checkpoint", "folder")]),
 ]
@@ -52,7 +53,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 19
+    assert found == writers and len(found) == 20
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])

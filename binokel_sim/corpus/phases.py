@@ -46,6 +46,8 @@ SHARED = ("seed", "stream", "policy", "rules_hash")
 SAME_DEAL = ("soloist", "tapp", "discard", "contract")
 #: Phase 2's settings where a build starts it (the shipped 48-card phase 2).
 PHASE2_WITHIN, PHASE2_BUDGET, PHASE2_CHUNK = 10, 200_000_000, 50
+#: The fewest phase-2 deals that give figures (a regression needs three); fewer: the corpus reads as bounds.
+MIN_DEALS = 3
 #: Bids whose figures ``corpus info`` prints for a two-phase corpus.
 TWO_PHASE_BIDS = tuple(range(150, 410, 10))
 
@@ -118,11 +120,14 @@ def _refuse(folder: Path, why: str) -> InputError:
 
 
 def load_phases(c: Corpus) -> Phases | None:
-    """The corpus with its phase 2, checked against it (module docstring); None where it has none."""
+    """The corpus with its phase 2, checked against it (module docstring); None where it has none, or fewer than
+    :data:`MIN_DEALS` deals of it."""
     folder = phase2_folder(c.path)
     if not (folder / MANIFEST).is_file():
         return None
-    return join_phases(c, load_corpus(folder))
+    ph = join_phases(c, load_corpus(folder))
+    # A phase 2 just started (a build killed before its first chunk) holds too few deals for any figure.
+    return ph if ph.n2 >= MIN_DEALS else None
 
 
 def join_phases(c: Corpus, p2: Corpus) -> Phases:
@@ -139,6 +144,8 @@ def join_phases(c: Corpus, p2: Corpus) -> Phases:
     prefix = int(len(deal) if (deal == np.arange(len(deal))).all() else np.argmin(deal == np.arange(len(deal))))
     # Deals 0 .. k-1 without a gap (a killed build may leave one): a simple random subsample of phase 1.
     df2 = df2.iloc[:min(prefix, c.n)].reset_index(drop=True)
+    if not len(df2):
+        return Phases(c, Corpus(p2.path, p2.manifest, df2, p2.bad))
     df1 = c.df.iloc[:len(df2)]
     same = [f"hand{s}" for s in range(int(m1["rules_data"]["layout"]["players"]))] + list(SAME_DEAL)
     for col in same:

@@ -132,3 +132,37 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
         prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
                      "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})
     return df, prov
+
+
+def study_phases(prov: dict[str, Any]):
+    """Both phases of the corpus a study read (:class:`~binokel_sim.corpus.phases.PhaseRows`, its deals the
+    study's ``0 .. n-1``), or None: no phase 2, or deals solved afresh beside the corpus (their bounds
+    are no phase-1 rows). The study's rows and these are the same deals in the same order.
+
+    >>> study_phases({"source": "fresh", "n": 10, "fresh": 10}) is None
+    True
+    """
+    from .phases import load_phases
+
+    if prov.get("source") != "corpus" or prov.get("fresh") or "corpus" not in prov:
+        return None
+    ph = load_phases(load_corpus(prov["corpus"], below=int(prov["n"])))
+    if ph is None:
+        return None
+    rows = ph.rows()
+    keep = rows.phase1["deal"].to_numpy() < int(prov["n"])
+    return rows.domain(keep)
+
+
+def phase2_note(prov: dict[str, Any], phases) -> str | None:
+    """The line a study prints about its corpus's phases: what joins them, or (a budgeted corpus without
+    phase 2) that its double-dummy figures are bounds and the command that adds phase 2; None otherwise."""
+    from .phases import phase2_command
+
+    if phases is not None:
+        return (f"two-phase figures: phase 1's bounds on {phases.n1} deals joined with phase 2's totals on the "
+                f"first {phases.n2} (solved within a bid step): point figures ± SE, n and n2")
+    if prov.get("source") == "corpus" and prov.get("solve_budget") and not prov.get("solve_within"):
+        return (f"bounds only: `{phase2_command(prov['corpus'])}` adds phase 2 (deals solved within a bid step), "
+                "which turns the double-dummy ranges into point figures ± SE")
+    return None
