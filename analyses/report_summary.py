@@ -231,8 +231,8 @@ def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section], 
                   " played as if all hands lay open, by perfect players on both sides: real players see only their"
                   " own cards, so read the figures as what the cards allow.")
     sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
-    lines = (_tapp_lines(rules, study, sections, phases) + _bid_lines(rules, study, phases) + _real_play_lines(sections) + sure
-             + _odd_class_lines(study))
+    lines = (_tapp_lines(rules, study, sections, phases) + _bid_lines(rules, study, phases)
+             + _real_play_lines(sections) + sure + _odd_class_lines(study))
     s.text.append("\n".join(lines))
     t = variants_table()
     if len(t):

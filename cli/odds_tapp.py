@@ -48,7 +48,8 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
-        echo_json({**head, "source": source, "phases": phase2_note(source, phases), "overall": overall.to_dict(orient="records")[0],
+        echo_json({**head, "source": source, "phases": phase2_note(source, phases),
+                   "overall": overall.to_dict(orient="records")[0],
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
