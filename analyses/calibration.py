@@ -231,21 +231,28 @@ def brier(pred: np.ndarray, made: np.ndarray, deal: np.ndarray) -> dict[str, flo
             "n": int(e.size), "deals": int(inv.max() + 1)}
 
 
-def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, str]:
-    """The held-out deals of the corpus (:func:`binokel_sim.evaluation.instant.held_out`) and a sentence naming them."""
+def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None, model=None) -> tuple[pd.DataFrame, str]:
+    """The held-out deals of the corpus and a sentence naming them: those of ``model`` (default: the committed
+    instant model of ``rules``), fitted with a two-phase corpus's decided deals or without
+    (:func:`binokel_sim.corpus.phases.instant_split`)."""
+    from binokel_sim.corpus.phases import instant_split
     from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import HELD_OUT_RULE, held_out, held_out_rule
+    from binokel_sim.evaluation.instant import load_instant
 
     folder = corpus or find_corpus(rules)
     if folder is None:
         raise InputError(f"no shipped corpus for rules {rules.name!r}: give a corpus folder (binokel corpus build)")
-    df = load_corpus(folder, rules).df
-    rows = df[held_out(df["deal"].to_numpy(), rules.n_seats)].reset_index(drop=True)
+    c = load_corpus(folder, rules)
+    model = model if model is not None else load_instant(rules)
+    phase2 = model.provenance.get("phase2_deals") if model is not None else None
+    split = instant_split(c, rules.n_seats, int(phase2) if phase2 else None)
+    rows = split.test
     if len(rows) < 2:
-        raise InputError(f"corpus {folder}: {len(rows)} held-out deals ({HELD_OUT_RULE}), need 2")
-    return rows, (f"{len(rows)} held-out deals of {len(df)} in {shipped_label(folder)}: {held_out_rule(rules.n_seats)}"
-                  f" (deals {int(rows['deal'].min())}..{int(rows['deal'].max())})")
+        raise InputError(f"corpus {folder}: {len(rows)} held-out deals ({split.which}), need 2")
+    decided = "; phase 2 decides every bid of theirs" if split.phase2 else ""
+    return rows, (f"{len(rows)} held-out deals of {c.n} in {shipped_label(folder)}: {split.which}"
+                  f" (deals {int(rows['deal'].min())}..{int(rows['deal'].max())}){decided}")
 
 
 def asked_questions(rules: Rules, rows: pd.DataFrame, questions: str, span: int) -> tuple[np.ndarray, np.ndarray]:
@@ -276,7 +283,7 @@ def store_held_out(rules: Rules, model, corpus=None, span: int = 300, progress: 
     :func:`instant_calibration` asks over ``span``), for a model whose ladder is dear (the drawn one)."""
     from binokel_sim.evaluation.instant_store import save_predictions
 
-    rows, _ = held_out_rows(rules, corpus)
+    rows, _ = held_out_rows(rules, corpus, model)
     ladder = bid_ladder(rules, rules.bidding.min_bid + span)
     hands, seat = soloist_hands(rows)
     return save_predictions(model, hands, seat, ladder, predict(rules, model, hands, seat, ladder, progress))
@@ -290,7 +297,7 @@ def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids
 
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
-                        questions: str = "one", bins: int = 10, span: int = 300, progress: bool = False,
+                        questions: str = "one", bins: int | None = None, span: int = 300, progress: bool = False,
                         scale: Scale | None = None) -> pd.DataFrame:
     """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
     the deals used and the model's provenance in ``attrs``.
@@ -299,6 +306,8 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
     ``model``: an :class:`~binokel_sim.evaluation.instant.InstantModel` (default: the committed one).
     ``scale``: workers and checkpoint of the predictions where the store does not hold them (:func:`predict`).
+    ``bins``: by default deciles, or 5 bins where the held-out deals are a two-phase corpus's decided ones (a
+    hundred or so: a tenth of them would leave a bin's rate a guess).
     The model of ``bid --play single-dummy`` is scored by :func:`.sd_calibration.sd_calibration`.
     """
     from binokel_sim.errors import InputError
@@ -311,13 +320,16 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     model = model or load_instant(rules)
     if model is None:
         raise InputError(f"no instant bid model fitted for rules {rules.name!r} (binokel fit instant)")
-    rows, which = held_out_rows(rules, corpus)
+    rows, which = held_out_rows(rules, corpus, model)
+    bins = bins or (5 if model.provenance.get("phase2_deals") else 10)
     idx, bids = asked_questions(rules, rows, questions, span)
     pred = _instant_pred(rules, model, rows, idx, bids, True, progress, scale)
     made = made_outcomes(rules, rows, idx, bids)
     deal = rows["deal"].to_numpy()[idx]
     lo, hi = row_bounds(rows, "value")
     made_hi = made_outcomes(rules, rows, idx, bids, hi) if (lo < hi).any() else None
+    if made_hi is not None and (made_hi == made).all():  # open totals that decide every bid (phase 2)
+        made_hi = None
     table = reliability(pred, made, deal, bins, made_hi)
     if made_hi is not None:
         table.attrs["open_share"] = float((lo < hi).mean())

@@ -36,7 +36,8 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, play: str, write: bool, out,
     """
     from binokel_sim.corpus.reader import find_corpus, load_corpus, shipped_label
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.instant import HELD_OUT_RULE, fit_instant, held_out, save_instant
+    from binokel_sim.corpus.phases import instant_split, load_phases
+    from binokel_sim.evaluation.instant import fit_instant, save_instant
 
     if play == "single-dummy":
         from binokel_sim.analyses.sd_instant import SHIPPED, fit_sd, read_sd
@@ -50,11 +51,15 @@ def fit_instant_cmd(rules, corpus_dir, ladder: str, play: str, write: bool, out,
         if folder is None:
             raise InputError(f"no shipped corpus for rules {rules.name!r}: give --corpus DIR (binokel corpus build)")
         c = load_corpus(folder, rules)
-        train = c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)]
-        deals = f"{len(train)} of {c.n}: all but the held-out ones ({HELD_OUT_RULE}), kept for calibration"
-        m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals},
+        ph = load_phases(c)  # a two-phase corpus: decided deals train the line and are the held-out ones
+        split = instant_split(c, rules.n_seats, ph.n2 if ph is not None else None)
+        train = split.train
+        deals = f"{len(train)} of {c.n}: all but the held-out ones ({split.which}), kept for calibration"
+        extra = {} if split.phase2 is None else {
+            "phase2_deals": split.phase2, "phase2_train": int((train["deal"].to_numpy() < split.phase2).sum())}
+        m = fit_instant(train, rules, {**c.provenance(), "corpus": shipped_label(folder), "deals": deals, **extra},
                         seed=int(c.manifest.get("seed", 1)), ladder=ladder)
-        n_all, n_train, to_store = c.n, len(train), c.n - len(train)
+        n_all, n_train, to_store = c.n, len(train), len(split.test)
     where = save_instant(m) if write else None
     if where is not None and m.drawn and to_store >= 2:
         # Scoring the drawn ladder on every held-out deal takes minutes: stored once, read by calibrate (with

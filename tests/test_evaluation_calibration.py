@@ -116,6 +116,7 @@ BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", 
 
 @pytest.mark.parametrize("name", BUDGETED)
 def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
+    from binokel_sim.corpus.phases import instant_split
     from binokel_sim.evaluation.study import row_bounds
     from binokel_sim.evaluation.instant import fit_instant
 
@@ -125,8 +126,13 @@ def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
     r = np.asarray(m.residuals)
     # Columns: drawn total, own estimate, took, lower bound, upper bound (all less the line).
     assert (r[:, 3] <= r[:, 0]).all() and (r[:, 0] <= r[:, 4]).all()
-    df = load_corpus(find_corpus(rules), rules).df
-    train = df[~held_out(df["deal"].to_numpy(), rules.n_seats)]
+    c = load_corpus(find_corpus(rules), rules)
+    phase2 = m.provenance.get("phase2_deals")  # a two-phase corpus: its decided deals in the fit
+    train = instant_split(c, rules.n_seats, phase2).train
+    if phase2 is None:
+        assert train.equals(c.df[~held_out(c.df["deal"].to_numpy(), rules.n_seats)])
+    else:
+        assert m.provenance["phase2_train"] == (train["deal"] < phase2).sum() > 0
     lo, hi = row_bounds(train, "value")
     assert m.open_share == pytest.approx(float((lo < hi).mean())) and m.open_share > 0.5
     # Same corpus and seed: the same model (the draws are seeded).

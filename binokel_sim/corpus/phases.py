@@ -242,6 +242,49 @@ def two_phase_figures(rows: PhaseRows, rules: Rules, bids=TWO_PHASE_BIDS) -> Two
     return TwoPhaseFigures(rows.n1, rows.n2, total, tapp, tuple(figures), every)
 
 
+@dataclass(frozen=True)
+class InstantSplit:
+    """A corpus's deals for the instant model (:mod:`binokel_sim.evaluation.instant`): ``train`` (its fit),
+    ``test`` (held out, for calibration), ``which`` (the held-out rule in words), ``phase2`` (the phase-2
+    deals ``n2`` the split used, None: phase 1 alone)."""
+
+    train: pd.DataFrame
+    test: pd.DataFrame
+    which: str
+    phase2: int | None
+
+
+def instant_split(c: Corpus, seats: int, phase2: int | None) -> InstantSplit:
+    """The instant model's training and held-out deals of corpus ``c``. ``phase2=None``: phase 1's rows, the held-out
+    rule of :func:`~binokel_sim.evaluation.instant.held_out`. ``phase2=n2`` (a two-phase corpus): every other deal
+    below ``n2`` is held out, its phase-2 row the test (decided at every bid: calibration without bounds); the
+    fit takes the other phase-2 rows (totals known to a bid step) and phase 1's rows from ``n2`` on (intervals:
+    the censored fit uses them as such).
+
+    >>> import tempfile
+    >>> from binokel_sim.corpus.builder import build_corpus
+    >>> d = tempfile.mkdtemp()
+    >>> _ = build_corpus("four-solo", 6, d, seed=2, chunk_size=3)
+    >>> s = instant_split(load_corpus(d), 4, None)
+    >>> (len(s.train), len(s.test), s.phase2)      # nothing held out below deal 500
+    (6, 0, None)
+    """
+    from binokel_sim.evaluation.instant import held_out, held_out_rule
+
+    if phase2 is None:
+        out = held_out(c.df["deal"].to_numpy(), seats)
+        return InstantSplit(c.df[~out], c.df[out].reset_index(drop=True), held_out_rule(seats), None)
+    ph = load_phases(c)
+    if ph is None or ph.n2 < phase2:
+        raise InputError(f"corpus {c.path}: the instant model was fitted with {phase2} phase-2 deals; the corpus "
+                         f"holds {0 if ph is None else ph.n2} (`{phase2_command(c.path, phase2)}` builds them)")
+    p2 = ph.phase2.df
+    d2 = p2["deal"].to_numpy()
+    test = held_out(d2, seats, phase2)
+    train = pd.concat([p2[(d2 < phase2) & ~test], c.df[c.df["deal"].to_numpy() >= phase2]], ignore_index=True)
+    return InstantSplit(train, p2[test].reset_index(drop=True), held_out_rule(seats, phase2), phase2)
+
+
 def build_phase2(folder: str | os.PathLike, deals: int, *, within: int | None = None, solve_budget: int | None = None,
                  chunk_size: int | None = None, scale=None, command: str | None = None) -> dict:
     """Build or extend phase 2 of the corpus in ``folder`` to ``deals`` deals with phase 1's seed, rules and

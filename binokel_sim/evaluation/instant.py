@@ -67,38 +67,39 @@ RESIDUAL_POOLS = 5
 #: The real-play models (fitted on a single-dummy corpus, ``binokel fit instant --play single-dummy --write``): a
 #: file of their own, so the open-card models' file that every ``bid`` parses stays as small.
 SD_MODEL_FILE = MODEL_FILE.with_name("instant_model_sd.json")
-#: How :func:`held_out` picks, in words.
-HELD_OUT_RULE = (f"every other deal of each soloist seat from {TRAIN_BELOW} on (the odd-numbered ones at three "
-                 "seats; at four, seats 0 and 2 in odd rounds, 1 and 3 in even ones)")
 
 
-def held_out_rule(seats: int) -> str:
-    """:data:`HELD_OUT_RULE` for ``seats`` players only (the report of one preset).
+def held_out_rule(seats: int, phase2: int | None = None) -> str:
+    """How :func:`held_out` picks for ``seats`` players, in words; ``phase2``: the rule of a two-phase corpus.
 
     >>> held_out_rule(3)
     'every other deal of each soloist seat from 500 on (the odd-numbered ones)'
+    >>> held_out_rule(3, 200)
+    'every other deal of each soloist seat below 200, where phase 2 decides them (the odd-numbered ones)'
     >>> held_out([500, 501, 502, 503], 2).tolist()   # seats 0 1 0 1: rounds 250 and 251
     [False, True, True, False]
     """
     even = ("forehand in odd rounds of deals, the second seat in even ones" if seats == 2 else
             "forehand and the third seat in odd rounds of deals, the second and fourth in even ones")
     which = "the odd-numbered ones" if seats % 2 else even
-    return f"every other deal of each soloist seat from {TRAIN_BELOW} on ({which})"
+    where = f"from {TRAIN_BELOW} on" if phase2 is None else f"below {phase2}, where phase 2 decides them"
+    return f"every other deal of each soloist seat {where} ({which})"
 
 
-def held_out(deals, seats: int) -> np.ndarray:
-    """Which corpus deal numbers are held out of the fit: from :data:`TRAIN_BELOW` on, every other deal of
-    each soloist seat (deal ``d`` has the soloist ``d mod seats``). With an odd number of seats that is the
-    odd-numbered deals; with an even number, odd deals would hold out only seats 1 and 3, so the
-    alternation flips every round.
+def held_out(deals, seats: int, phase2: int | None = None) -> np.ndarray:
+    """Which corpus deal numbers are held out of the fit: from :data:`TRAIN_BELOW` on (with ``phase2=n2``, a
+    two-phase corpus: below ``n2``, where phase 2 decides every bid), every other deal of each soloist seat
+    (deal ``d`` has the soloist ``d mod seats``): with an odd number of seats the odd-numbered deals; with an
+    even number the alternation flips every round (odd deals would hold out only seats 1 and 3).
 
-    >>> held_out([0, 499, 500, 501, 1203], 3).tolist()
-    [False, False, False, True, True]
+    >>> held_out([0, 499, 500, 501, 1203], 3).tolist(), held_out([0, 1, 199, 201], 3, phase2=200).tolist()
+    ([False, False, False, True, True], [False, True, True, False])
     >>> held_out(range(500, 508), 4).tolist()   # seats 0 1 2 3 0 1 2 3
     [True, False, True, False, False, True, False, True]
     """
     d = np.asarray(deals, dtype=np.int64)
-    return (d >= TRAIN_BELOW) & ((d + (d // seats) * (seats + 1)) % 2 == 1)
+    every_other = (d + (d // seats) * (seats + 1)) % 2 == 1
+    return (d < phase2) & every_other if phase2 is not None else (d >= TRAIN_BELOW) & every_other
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,9 @@ class InstantModel:
         n = self.draws if self.drawn else len(self.residuals_at(total))
         basis = (f"{n} Tapps drawn for this hand through the exchange, the play as the residuals of"
                  f" {self.provenance.get('n_train', '?')} corpus deals" if self.drawn else f"{n} corpus deals")
+        p = self.provenance
+        if p.get("phase2_train"):  # a two-phase corpus: its decided deals in the fit
+            basis += f" (the line fitted on {p['n_train']} deals, {p['phase2_train']} decided)"
         return {"total": total, "n": n, "basis": basis, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
                 "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
