@@ -136,12 +136,21 @@ def test_phase2_resumes_and_a_finished_one_is_not_rewritten(two_phase, tmp_path)
     assert m["deals"] == 10 and m["chunk_size"] == 4 and load_phases(load_corpus(d)).n2 == 10
 
 
-def test_phase1_is_extended_only_by_its_own_solver(two_phase, tmp_path, monkeypatch):
+def test_phase1_is_extended_only_by_a_solver_that_proves_its_bounds(two_phase, tmp_path, monkeypatch):
     import binokel_sim.corpus.builder as builder
+    from binokel_sim.play.dd import Record
 
     d = tmp_path / "c"
     shutil.copytree(two_phase, d)
+    # Another version that proves the same bounds (a comment changed): the deals solved again agree, it extends.
     monkeypatch.setattr(builder, "solver_version", lambda: "src-000000000000")
+    assert build_corpus(STD, 13, d, seed=3, solve_budget=20_000)["deals"] == 13
+    # One whose search ends elsewhere within the budget: other bounds, refused before any work.
+    real = Record.hi_of
+    monkeypatch.setattr(builder, "solver_version", lambda: "src-111111111111")
+    monkeypatch.setattr(Record, "hi_of", lambda self, v: real(self, v) + 1)
     with pytest.raises(InputError, match="proves other bounds at that budget"):
         build_corpus(STD, 14, d, seed=3, solve_budget=20_000)
+    assert load_corpus(d).n == 13
+    monkeypatch.undo()
     build_phase2(d, 10)  # phase 2 (within a bid step) is not bound to one solver

@@ -234,15 +234,30 @@ def _summarise(m: dict[str, Any]) -> None:
     m["unresolved_fraction"] = unresolved / m["deals"] if m["deals"] else 0.0
 
 
-def _same_solver(m: dict[str, Any], folder: Path) -> None:
+#: Deals a builder re-solves to show that another solver proves a budgeted corpus's bounds (:func:`_same_solver`).
+SAME_SOLVER_DEALS = 2
+
+
+def _same_solver(m: dict[str, Any], folder: Path, rules: Rules) -> None:
     """Bounds within a node budget depend on the solver's search: rows of a budgeted corpus (not the ``within``
-    query, whose totals are known to a bid step whatever proved them) are extended only by the solver that
-    proved them, so that every row's interval means the same (a two-phase auxiliary, :mod:`.phases`)."""
+    query, whose totals are known to a bid step whatever proved them) are extended only by a solver that proves
+    the same bounds, so that every row's interval means the same (a two-phase auxiliary, :mod:`.phases`). Where
+    the solver's version differs from the corpus's, its first :data:`SAME_SOLVER_DEALS` deals are solved again
+    and must give the stored rows' intervals (about a second a deal); otherwise an :class:`InputError`."""
     old, new = m.get("solver_version"), solver_version()
-    if m["chunks"] and m.get("solve_budget") is not None and m.get("solve_within") is None and old not in (None, new):
+    if not m["chunks"] or m.get("solve_budget") is None or m.get("solve_within") is not None or old in (None, new):
+        return
+    from .reader import load_corpus
+
+    k = min(SAME_SOLVER_DEALS, held_deals(m))
+    stored = load_corpus(folder, below=k).df.iloc[:k]
+    again = corpus_rows(rules, int(m["seed"]), m["policy"], Chunk(0, 0, k), bool(m["durch_check"]),
+                        int(m["solve_budget"]))
+    cols = ["points_lo", "points_hi", "base_points_lo", "base_points_hi"]
+    if not np.array_equal(stored[cols].to_numpy(), again[cols].to_numpy()):
         raise InputError(f"corpus {folder} holds bounds proven by solver {old} within {m['solve_budget']} nodes; "
-                         f"this solver ({new}) proves other bounds at that budget, so its rows would not mean the "
-                         "same: build into a new folder")
+                         f"this solver ({new}) proves other bounds at that budget (deals 0..{k - 1} solved again), "
+                         "so its rows would not mean the same: build into a new folder")
 
 
 def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed: int = 1, policy: str | None = None,
@@ -281,7 +296,7 @@ def build_corpus(rules: Rules | str, deals: int, out: str | os.PathLike, *, seed
         if m.get("solve_within") != solve_within:
             raise InputError(f"corpus {folder} was built with --within {m.get('solve_within') or 'none'}, "
                              f"not {solve_within or 'none'}")
-        _same_solver(m, folder)
+        _same_solver(m, folder, rules)
         held = held_deals(m)
         if deals < max(held, listed):  # a missing chunk below the target is recomputed; one above it is kept listed
             raise InputError(f"--deals {deals} is smaller than the {max(held, listed)} deals corpus {folder} "

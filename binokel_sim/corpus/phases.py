@@ -9,9 +9,9 @@ decided. Each phase is a corpus of its own (its manifest, chunks, build command 
 :func:`load_phases` joins them after checking that phase 2 holds phase 1's deals: the same seed, rules,
 stream and policy (its manifest), the same hands, Tapp, discard and contract deal by deal, and
 intervals that share a point with phase 1's (both are proofs of one total: disjoint intervals mean one
-solver is wrong). Phase 1 extended by another solver is refused by the builder (its bounds at a budget
-depend on the search), phase 2 is not: its intervals are narrower than a bid step whichever solver
-proved them.
+solver is wrong). Phase 1 is extended only by a solver that proves the same bounds (the builder solves
+two deals again where the solver's version changed: bounds at a budget depend on the search); phase 2
+by any: its intervals are narrower than a bid step whichever solver proved them.
 
 >>> import tempfile
 >>> from binokel_sim.corpus.builder import build_corpus
