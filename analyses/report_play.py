@@ -170,24 +170,23 @@ def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None
 
 
 def _two_phase_ladder(rules: Rules, study: pd.DataFrame, phases, cls: pd.Series, labels: list[str]) -> pd.DataFrame:
-    """P(make) by bid for each meld class from both phases, with its 95 % Wilson band at the effective n."""
+    """P(make) by bid for each meld class from both phases (those with 20 decided deals; none: all hands), with
+    its 95 % Wilson band at the effective n."""
     from binokel_sim.corpus.phases import two_phase_figures
     from binokel_sim.stats import wilson_from_se
 
     step = rules.bidding.bid_step
     bids = tuple(range(rules.bidding.min_bid, rules.bidding.min_bid + 41 * step, step))
+    groups = [(f"meld points {label}", phases.domain((cls == label).to_numpy(bool))) for label in labels]
+    groups = [(name, d) for name, d in groups if d.n2 >= 20]  # a class needs 20 decided deals for a figure
     frames = []
-    for label in labels:
-        sel = (cls == label).to_numpy(bool)
-        d = phases.domain(sel)
-        if d.n2 < 20:  # too few decided deals in the class for a figure
-            continue
+    for name, d in groups or [("all hands", phases)]:
         f = two_phase_figures(d, rules, bids)
         p = np.array([b.p_make.estimate for b in f.bids])
         se = np.array([b.p_make.se for b in f.bids])
         lo, hi = wilson_from_se(p, se, d.n1)
         frames.append(pd.DataFrame({"bid": bids, "p_make": p, "p_make_se": se, "p_make_lo": lo, "p_make_hi": hi,
-                                    "melds": f"meld points {label} (n = {d.n1}, decided {d.n2})"}))
+                                    "melds": f"{name} (n = {d.n1}, decided {d.n2})"}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -236,7 +235,7 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phas
                                                           "95 % range")), caption))
     table = class_table(rules, study, phases=phases)
     blank = int((table["n"] < MIN_CELL).sum())
-    if phases is not None:
+    if phases is not None and "ceiling_bid" in table:
         few = int(((table["n"] >= MIN_CELL) & table["ceiling_bid"].isna() & table["safe_bid"].isna()).sum())
         if few:
             s.text.append(f"{few} more rows hold fewer than 20 decided (phase-2) deals: their figures are left "

@@ -85,7 +85,8 @@ def _bid_lines(rules: Rules, study: pd.DataFrame, phases=None) -> list[str]:
     t = class_table(rules, study, phases=phases)
     rows = t[(t["aces"] == "all") & (t["melds"] != "all") & (t["n"] >= MIN_CELL)]
     if "n2" in t:  # two phases: a class needs its phase-2 deals too
-        rows = rows[rows["ceiling_bid"].notna() | rows["safe_bid"].notna()]
+        has = [c for c in ("ceiling_bid", "safe_bid") if c in rows]
+        rows = rows[rows[has].notna().any(axis=1)] if has else rows.iloc[:0]
     if rows.empty:
         return [f"- **What to bid**: too few deals per hand class here (fewer than {MIN_CELL}); see the bid ladder."]
     cells = "; ".join(f"{r.melds}: safe {_bid(r.safe_bid)}, ceiling {_bid(r.ceiling_bid)} (n = {int(r.n):,}"

@@ -29,23 +29,23 @@ pytestmark = pytest.mark.slow  # each module build solves a dozen deals (about 6
 @pytest.fixture(scope="module")
 def two_phase(tmp_path_factory):
     d = tmp_path_factory.mktemp("two-phase") / "c"
-    build_corpus(STD, 12, d, seed=3, chunk_size=6, solve_budget=20_000)
-    build_phase2(d, 8, chunk_size=4)
+    build_corpus(STD, 16, d, seed=3, chunk_size=8, solve_budget=20_000)
+    build_phase2(d, 12, chunk_size=4)
     return d
 
 
 def test_phase2_holds_phase1_deals_decided(two_phase):
     ph = load_phases(load_corpus(two_phase))
-    assert (ph.n1, ph.n2) == (12, 8)
+    assert (ph.n1, ph.n2) == (16, 12)
     assert not load_corpus(two_phase).df["points_exact"].all()  # phase 1: bounds
     # Phase 2 at 40 cards closes every total: the rows an exact build of the same deals holds.
-    exact = build_corpus(STD, 8, two_phase.parent / "exact", seed=3, durch=False)
-    assert exact["deals"] == 8
+    exact = build_corpus(STD, 12, two_phase.parent / "exact", seed=3, durch=False)
+    assert exact["deals"] == 12
     ref = load_corpus(two_phase.parent / "exact").df
     for col in ("points_lo", "points_hi", "base_points_lo", "base_points_hi", "discard", "contract"):
         assert ph.phase2.df[col].tolist() == ref[col].tolist()
     m2 = json.loads((two_phase / PHASE2 / "manifest.json").read_text())
-    assert (m2["seed"], m2["solve_within"], m2["chunk_size"], m2["deals"]) == (3, 10, 4, 8)
+    assert (m2["seed"], m2["solve_within"], m2["chunk_size"], m2["deals"]) == (3, 10, 4, 12)
 
 
 def test_figures_are_the_estimators_on_the_rows(two_phase):
@@ -57,7 +57,7 @@ def test_figures_are_the_estimators_on_the_rows(two_phase):
     assert (lo2 == hi2).all()  # exact in phase 2
     e = regression_mean((lo1 + hi1) / 2, lo2)
     assert (f.tapp_value.estimate, f.tapp_value.se) == pytest.approx((e.estimate, e.se))
-    assert (f.tapp_value.n1, f.tapp_value.n2) == (12, 8)
+    assert (f.tapp_value.n1, f.tapp_value.n2) == (16, 12)
     # P(make) at 250: phase 1 decides a deal whose interval lies on one side of 250 (a trump contract, a trick
     # and the total), unless the soloist goes out after the Tapp (his own estimate: not the total).
     from binokel_sim.evaluation.ladder import outcomes
@@ -81,10 +81,10 @@ def test_figures_are_the_estimators_on_the_rows(two_phase):
 def test_corpus_info_and_compare_print_point_figures(two_phase, capsys):
     code, out, _ = run_cli(capsys, "corpus", "info", str(two_phase))
     assert code == 0
-    assert "Tapp value (paired):" in out and "(n1 12, n2 8;" in out and "bounds only" not in out
+    assert "Tapp value (paired):" in out and "(n1 16, n2 12;" in out and "bounds only" not in out
     assert "bid 150: P(make) " in out and "E[score]" in out
     h = headline(load_corpus(two_phase))
-    assert h["mode"] == "two-phase" and h["n2"] == 8 and len(h["make"]) == 26  # every bid 150..400
+    assert h["mode"] == "two-phase" and h["n2"] == 12 and len(h["make"]) == 26  # every bid 150..400
 
 
 def test_without_phase2_the_bounds_say_so_and_name_the_command(two_phase, tmp_path, capsys):
@@ -118,8 +118,8 @@ def test_rows_that_disagree_with_phase1_are_refused(two_phase):
 
 
 def test_phase2_build_refusals(two_phase, tmp_path, capsys):
-    assert_one_line_error(capsys, "corpus", "phase2", str(two_phase), "--deals", "13",
-                          contains="phase 2 takes deals of phase 1, which holds 12")
+    assert_one_line_error(capsys, "corpus", "phase2", str(two_phase), "--deals", "17",
+                          contains="phase 2 takes deals of phase 1, which holds 16")
     exact = tmp_path / "exact"
     build_corpus(STD, 2, exact, seed=3)
     assert_one_line_error(capsys, "corpus", "phase2", str(exact), "--deals", "2",
@@ -130,10 +130,10 @@ def test_phase2_resumes_and_a_finished_one_is_not_rewritten(two_phase, tmp_path)
     d = tmp_path / "c"
     shutil.copytree(two_phase, d)
     before = (d / PHASE2 / "manifest.json").read_bytes()
-    build_phase2(d, 8)
+    build_phase2(d, 12)
     assert (d / PHASE2 / "manifest.json").read_bytes() == before
-    m = build_phase2(d, 10)  # extended with its own settings (chunk size 4, within 10)
-    assert m["deals"] == 10 and m["chunk_size"] == 4 and load_phases(load_corpus(d)).n2 == 10
+    m = build_phase2(d, 14)  # extended with its own settings (chunk size 4, within 10)
+    assert m["deals"] == 14 and m["chunk_size"] == 4 and load_phases(load_corpus(d)).n2 == 14
 
 
 def test_phase1_is_extended_only_by_a_solver_that_proves_its_bounds(two_phase, tmp_path, monkeypatch):
@@ -144,13 +144,38 @@ def test_phase1_is_extended_only_by_a_solver_that_proves_its_bounds(two_phase, t
     shutil.copytree(two_phase, d)
     # Another version that proves the same bounds (a comment changed): the deals solved again agree, it extends.
     monkeypatch.setattr(builder, "solver_version", lambda: "src-000000000000")
-    assert build_corpus(STD, 13, d, seed=3, solve_budget=20_000)["deals"] == 13
+    assert build_corpus(STD, 17, d, seed=3, solve_budget=20_000)["deals"] == 17
     # One whose search ends elsewhere within the budget: other bounds, refused before any work.
     real = Record.hi_of
     monkeypatch.setattr(builder, "solver_version", lambda: "src-111111111111")
     monkeypatch.setattr(Record, "hi_of", lambda self, v: real(self, v) + 1)
     with pytest.raises(InputError, match="proves other bounds at that budget"):
-        build_corpus(STD, 14, d, seed=3, solve_budget=20_000)
-    assert load_corpus(d).n == 13
+        build_corpus(STD, 18, d, seed=3, solve_budget=20_000)
+    assert load_corpus(d).n == 17
     monkeypatch.undo()
-    build_phase2(d, 10)  # phase 2 (within a bid step) is not bound to one solver
+    build_phase2(d, 14)  # phase 2 (within a bid step) is not bound to one solver
+
+
+def test_studies_and_the_report_read_both_phases(two_phase):
+    from binokel_sim.analyses.bid_levels import bid_levels
+    from binokel_sim.analyses.report_play import bid_section, tapp_section
+    from binokel_sim.analyses.tapp_value import summary, two_phase_tapp
+    from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
+    from binokel_sim.stats import pm
+
+    study, src = study_rows(STD, None, seed=3, corpus=two_phase)
+    phases = study_phases(src)
+    assert (phases.n1, phases.n2) == (16, 12) and "first 12" in phase2_note(src, phases)
+    e = two_phase_tapp(phases)
+    o = summary(study, phases).iloc[0]
+    assert (o["dd_mean"], o["dd_se"], o["n2"]) == (e.estimate, e.se, 12)
+    s = tapp_section(STD, study, src, None, phases)
+    assert f"**Headline: the Tapp is worth {pm(e.estimate, e.se)} points** (double-dummy)" in " ".join(s.text)
+    b = bid_section(STD, study, src, phases)
+    assert any("from both phases" in t for t in b.text) and b.figures
+    t = bid_levels(STD, study, min_n=2, phases=phases)
+    assert t["n2"].iloc[-1] == 12  # the 'all' row: fewer than 20 decided deals, so no figures
+    assert t[["ceiling_bid", "safe_bid"]].iloc[-1].isna().all() if "ceiling_bid" in t else True
+    # Fresh deals beside the corpus have no phase-1 rows: no two-phase figures, the plain rows.
+    _, fresh = study_rows(STD, 18, seed=3, corpus=two_phase, solve_budget=20_000)
+    assert study_phases(fresh) is None

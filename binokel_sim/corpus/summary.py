@@ -185,8 +185,12 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
     def ranged(key: str) -> str:  # a mean; with narrow open intervals their residual; wide ones: bounds' means
         d = h[key]
         if "n2" in d:  # two phases: the point figure, its phases' sizes and how they share its variance
-            return (f"{d['mean']:.1f} ± {d['se']:.1f} (n1 {d['n1']}, n2 {d['n2']}; phase 2 carries "
+            text = (f"{d['mean']:.1f} ± {d['se']:.1f} (n1 {d['n1']}, n2 {d['n2']}; phase 2 carries "
                     f"{d['phase2_share']:.0%} of the variance)")
+            # Phase 2's totals are intervals under a bid step wide: at worst (every one at the same end) they
+            # move the figure by half their mean width.
+            return text + (f"; phase 2's open intervals could move it by ± {d['residual']:.1f} at most"
+                           if _shown(d) else "")
         if "residual" in d:
             return pm(d) + (f", open deals move it by at most ± {d['residual']:.1f}" if _shown(d) else "")
         if f"{key}_hi" not in h:
