@@ -102,6 +102,11 @@ def test_phase2_of_other_deals_is_refused(two_phase, tmp_path):
     build_corpus(STD, 4, d / PHASE2, seed=4, chunk_size=4, solve_budget=200_000_000, solve_within=10)
     with pytest.raises(InputError, match="its phase 2 .* was built with seed 4, phase 1 with 3: other deals"):
         load_phases(load_corpus(d))
+    shutil.rmtree(d / PHASE2)  # another preset's deals under the same seed
+    build_corpus(load_rules("four-solo"), 4, d / PHASE2, seed=3, chunk_size=4, solve_budget=200_000_000,
+                 solve_within=10)
+    with pytest.raises(InputError, match="its phase 2 .* was built with rules_hash"):
+        load_phases(load_corpus(d))
 
 
 def test_rows_that_disagree_with_phase1_are_refused(two_phase):
