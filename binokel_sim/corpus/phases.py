@@ -151,7 +151,8 @@ def join_phases(c: Corpus, p2: Corpus) -> Phases:
     for col in same:
         differ = np.nonzero(df1[col].to_numpy() != df2[col].to_numpy())[0]
         if differ.size:
-            raise _refuse(c.path, f"differs from phase 1 at deal {int(differ[0])} ({col}): not the same deals")
+            raise _refuse(c.path, f"differs from phase 1 at deal {int(differ[0])} ({col}): not the same deals, or "
+                                  "one phase was refreshed and the other not (`binokel corpus refresh` each)")
     for pre in ("", "base_"):
         lo1, hi1 = df1[f"{pre}points_lo"].to_numpy(), df1[f"{pre}points_hi"].to_numpy()
         lo2, hi2 = df2[f"{pre}points_lo"].to_numpy(), df2[f"{pre}points_hi"].to_numpy()
