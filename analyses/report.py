@@ -289,7 +289,8 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
                       f"deal (errors clustered by deal): Brier score {a['brier']:.4f} ± {a['brier_se']:.4f} "
                       f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
                       f"{100 * a['max_abs_gap']:.1f} percentage points.")
-        s.tables.append(("Instant bid tier: predicted against realised, by decile", inst))
+        by = "by decile" if len(inst) == 10 else f"in {len(inst)} bins of the prediction"
+        s.tables.append((f"Instant bid tier: predicted against realised, {by}", inst))
         s.figures.append(("calibration_instant", chart(inst, f"Instant bid tier, {rules.name}: "
                                                              f"{int(inst['n'].sum()):,} questions"),
                           "Realised make rate against the instant tier's P(make), 95 % Wilson whiskers"))

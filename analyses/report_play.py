@@ -98,7 +98,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
     double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`);
     with ``phases`` (a corpus with phase 2) the double-dummy value from both phases instead."""
-    from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary
+    from binokel_sim.analyses.tapp_value import adjusted, by_class, chart, distribution, summary, two_phase_distribution
 
     s = Section("tapp", "The Tapp's value")
     if src is not None:
@@ -110,9 +110,10 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
         t = by_class(study, phases)
         s.tables.append(("Tapp value by hand class (first row: all deals; double-dummy from both phases, n2 the "
                          "decided deals)", pd.concat([whole[t.columns], t], ignore_index=True)))
-        s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
-                          "Tapp value per deal, melds only and double-dummy (phase 1: open deals at both ends of "
-                          "their range)"))
+        s.figures.append(("tapp_value", chart(two_phase_distribution(study, phases),
+                                              f"Tapp value, {rules.name}, n = {len(study):,}"),
+                          f"Tapp value per deal: melds only over {len(study):,} deals, double-dummy over the "
+                          f"{phases.n2} deals decided to within a bid step"))
         return s
     exact = not o.get("unresolved", 0)  # a point value (and the variate sharpening it) only where all are resolved
     dd = f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}" if exact else ""

@@ -119,6 +119,19 @@ def distribution(df: pd.DataFrame, width: int = 10) -> pd.DataFrame:
     return out
 
 
+def two_phase_distribution(df: pd.DataFrame, phases: PhaseRows, width: int = 10) -> pd.DataFrame:
+    """:func:`distribution` of a two-phase corpus: the melds-only value over every deal, the double-dummy one over
+    the decided (phase-2) deals at their intervals' midpoints (under a bid step wide), each share of its own n."""
+    from binokel_sim.evaluation.study import row_bounds
+
+    lo, hi = row_bounds(phases.phase2, "tapp_value")
+    melds = distribution(df[["melds_tapp_value"]], width).drop(columns="n")
+    dd = distribution(pd.DataFrame({"melds_tapp_value": np.floor((lo + hi) / 2)}), width)
+    dd = dd.rename(columns={"melds_share": "dd_share"}).drop(columns="n")
+    out = melds.merge(dd, on=["from", "to"], how="outer").fillna(0.0).sort_values("from", ignore_index=True)
+    return out.assign(n=len(df), n2=phases.n2)
+
+
 def _span(dist: pd.DataFrame, cols: list[str], tail: float = 0.005) -> tuple[float, float, float]:
     """x range holding all but ``tail`` of each side of every series, and the share left outside."""
     share = dist[cols].sum(axis=1).to_numpy(np.float64) / len(cols)
@@ -143,7 +156,9 @@ def chart(dist: pd.DataFrame, title: str):
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = float(dist["to"].iloc[0] - dist["from"].iloc[0])
-    names = {"melds": "Tapp value (melds only)", "dd": "Tapp value (double-dummy)",
+    dd = (f"Tapp value (double-dummy, the {int(dist['n2'].iloc[0])} decided deals)" if "n2" in dist
+          else "Tapp value (double-dummy)")
+    names = {"melds": "Tapp value (melds only)", "dd": dd,
              "dd_lo": "double-dummy, open deals at the low end of their range",
              "dd_hi": "double-dummy, open deals at the high end"}
     cols = [f"{k}_share" for k in names if f"{k}_share" in dist]
