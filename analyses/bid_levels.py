@@ -53,58 +53,20 @@ def _top(t: pd.DataFrame, ok: pd.Series) -> int | None:
     return int(t.loc[ok, "bid"].max()) if ok.any() else None
 
 
-def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
-    """Ceiling and safe bid of a group of study deals, with the P(make) and E[score] behind them.
+def picks(t: pd.DataFrame, confidence: float) -> dict:
+    """The ceiling and the safe bid of a ladder (``bid``, ``p_make``, ``expected_score`` and their ``_se``), the
+    figures at them, and the bids their sampling error cannot tell apart (``*_lo`` .. ``*_hi``).
 
-    ``safe_bid_lo .. safe_bid_hi`` (likewise the ceiling): the bids the deals' sampling error cannot tell
-    apart from the safe bid, the highest bid whose P(make) clears ``confidence`` at the lower .. upper end
-    of its 95 % interval (E[score] above 0 for the ceiling)."""
+    >>> t = pd.DataFrame({"bid": [150, 160], "p_make": [0.9, 0.7], "p_make_se": [0.05, 0.05],
+    ...                   "expected_score": [120.0, -5.0], "expected_score_se": [10.0, 10.0]})
+    >>> p = picks(t, 0.8); (p["safe_bid"], p["safe_bid_lo"], p["safe_bid_hi"], p["ceiling_bid"], p["ceiling_bid_hi"])
+    (150, 150, 150, 150, 160)
+    """
     from binokel_sim.stats import Z95
 
-    t = bid_table(rules, parts_of(g))
-    ceiling = _top(t, t["expected_score"] > 0)
-    safe_bid = _top(t, t["p_make"] >= confidence)
-    spread = {"safe_bid_lo": _top(t, t["p_make"] - Z95 * t["p_make_se"] >= confidence),
-              "safe_bid_hi": _top(t, t["p_make"] + Z95 * t["p_make_se"] >= confidence),
-              "ceiling_bid_lo": _top(t, t["expected_score"] - Z95 * t["expected_score_se"] > 0),
-              "ceiling_bid_hi": _top(t, t["expected_score"] + Z95 * t["expected_score_se"] > 0)}
-    at = t.set_index("bid")
-    lo, hi = bounds_of(g, "value")
-    at_hi = bid_table(rules, upper_parts(g), t["bid"].to_numpy()).set_index("bid")
-    ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
-              "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
-              "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
-    return {
-        "n": len(g), "mean_total": float(g["value"].mean()),
-        "mean_total_se": float(g["value"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else float("nan"),
-        "ceiling_bid": ceiling,
-        "ceiling_expected_score": float(at.loc[ceiling, "expected_score"]) if ceiling else None,
-        "ceiling_expected_score_se": float(at.loc[ceiling, "expected_score_se"]) if ceiling else None,
-        "safe_bid": safe_bid,
-        "safe_p_make": float(at.loc[safe_bid, "p_make"]) if safe_bid else None,
-        "safe_p_make_se": float(at.loc[safe_bid, "p_make_se"]) if safe_bid else None,
-        **spread, **ranged,
-    }
-
-
-def two_phase_levels(rules: Rules, rows: PhaseRows, confidence: float) -> dict:
-    """:func:`levels` of a group of deals from both phases of a corpus (:mod:`binokel_sim.corpus.phases`): each
-    P(make) and E[score] a two-phase point figure ± SE, ``n`` phase 1's deals and ``n2`` phase 2's; the safe bid
-    and the ceiling and the bids their errors cannot tell apart, as :func:`levels` picks them."""
-    from binokel_sim.stats import Z95
-
-    lo, hi = bounds_of(rows.phase1, "value")
-    step = rules.bidding.bid_step
-    bids = np.arange(rules.bidding.min_bid, max(int(hi.max()), rules.bidding.min_bid) + step, step)
-    f = two_phase_figures(rows, rules, tuple(bids.tolist()))
-    t = pd.DataFrame({"bid": bids, "p_make": [b.p_make.estimate for b in f.bids],
-                      "p_make_se": [b.p_make.se for b in f.bids],
-                      "expected_score": [b.expected_score.estimate for b in f.bids],
-                      "expected_score_se": [b.expected_score.se for b in f.bids]})
     ceiling, safe_bid = _top(t, t["expected_score"] > 0), _top(t, t["p_make"] >= confidence)
     at = t.set_index("bid")
     return {
-        "n": rows.n1, "n2": rows.n2, "mean_total": f.mean_total.estimate, "mean_total_se": f.mean_total.se,
         "ceiling_bid": ceiling,
         "ceiling_expected_score": float(at.loc[ceiling, "expected_score"]) if ceiling else None,
         "ceiling_expected_score_se": float(at.loc[ceiling, "expected_score_se"]) if ceiling else None,
@@ -116,6 +78,43 @@ def two_phase_levels(rules: Rules, rows: PhaseRows, confidence: float) -> dict:
         "ceiling_bid_lo": _top(t, t["expected_score"] - Z95 * t["expected_score_se"] > 0),
         "ceiling_bid_hi": _top(t, t["expected_score"] + Z95 * t["expected_score_se"] > 0),
     }
+
+
+def levels(rules: Rules, g: pd.DataFrame, confidence: float) -> dict:
+    """Ceiling and safe bid of a group of study deals, with the P(make) and E[score] behind them.
+
+    ``safe_bid_lo .. safe_bid_hi`` (likewise the ceiling): the bids the deals' sampling error cannot tell
+    apart from the safe bid, the highest bid whose P(make) clears ``confidence`` at the lower .. upper end
+    of its 95 % interval (E[score] above 0 for the ceiling)."""
+    t = bid_table(rules, parts_of(g))
+    p = picks(t, confidence)
+    safe_bid = p["safe_bid"]
+    lo, hi = bounds_of(g, "value")
+    at_hi = bid_table(rules, upper_parts(g), t["bid"].to_numpy()).set_index("bid")
+    ranged = {"mean_total_hi": float(hi.mean()), "unresolved": int((lo != hi).sum()),
+              "safe_p_make_hi": float(at_hi.loc[safe_bid, "p_make"]) if safe_bid else None,
+              "safe_p_make_hi_se": float(at_hi.loc[safe_bid, "p_make_se"]) if safe_bid else None}
+    return {
+        "n": len(g), "mean_total": float(g["value"].mean()),
+        "mean_total_se": float(g["value"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else float("nan"),
+        **p, **ranged,
+    }
+
+
+def two_phase_levels(rules: Rules, rows: PhaseRows, confidence: float) -> dict:
+    """:func:`levels` of a group of deals from both phases of a corpus (:mod:`binokel_sim.corpus.phases`): each
+    P(make) and E[score] a two-phase point figure ± SE, ``n`` phase 1's deals and ``n2`` phase 2's; the safe bid
+    and the ceiling and the bids their errors cannot tell apart, as :func:`levels` picks them."""
+    lo, hi = bounds_of(rows.phase1, "value")
+    step = rules.bidding.bid_step
+    bids = np.arange(rules.bidding.min_bid, max(int(hi.max()), rules.bidding.min_bid) + step, step)
+    f = two_phase_figures(rows, rules, tuple(bids.tolist()))
+    t = pd.DataFrame({"bid": bids, "p_make": [b.p_make.estimate for b in f.bids],
+                      "p_make_se": [b.p_make.se for b in f.bids],
+                      "expected_score": [b.expected_score.estimate for b in f.bids],
+                      "expected_score_se": [b.expected_score.se for b in f.bids]})
+    return {"n": rows.n1, "n2": rows.n2, "mean_total": f.mean_total.estimate, "mean_total_se": f.mean_total.se,
+            **picks(t, confidence)}
 
 
 #: A group's two-phase figures are shown from this many phase-2 deals on (fewer: n and n2 only).
