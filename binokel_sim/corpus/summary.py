@@ -209,16 +209,16 @@ def render_info(c: Corpus, h: dict[str, Any]) -> str:
               f"{h['exact_share']:.1%}; every total known to a bid step)" if h["mode"] == "point" else
               f"  unresolved fraction:            {h['unresolved_fraction']:.4f}",
               f"  CPU s per deal:                 {pm(h['cpu_seconds_per_deal'], '{:.3f}')}"
-              f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour",
-              "  P(make), melds kept counted" + (" (open deals counted as failed .. as made):"
-                                                 if "counted_made" in h["make"][0] else
-                                                 " (open deals counted half made):"
-                                                 if any(r.get("residual") for r in h["make"]) else ":")]
+              f" = {3600 / h['cpu_seconds_per_deal']['mean']:.0f} deals per core-hour"]
     if h["mode"] == "two-phase":
-        return "\n".join(lines[:-1] + _two_phase_lines(h, c))
+        return "\n".join(lines + _two_phase_lines(h, c))
     if h["mode"] == "range":
-        lines.insert(-1, f"  bounds only: `{h['phase2_command']}` adds phase 2 (deals solved within a bid step), "
-                         "which turns them into point figures ± SE")
+        lines.append(f"  bounds only: `{h['phase2_command']}` adds phase 2 (deals solved within a bid step), "
+                     "which turns them into point figures ± SE")
+    lines.append("  P(make), melds kept counted" + (" (open deals counted as failed .. as made):"
+                                                    if "counted_made" in h["make"][0] else
+                                                    " (open deals counted half made):"
+                                                    if any(r.get("residual") for r in h["make"]) else ":"))
     for r in h["make"]:
         line = f"    bid {r['bid']}: {_rate({**r, 'p': r['p_make']})}"
         if "residual" in r and _shown({"residual": r["residual"], "se": r["se"]}):
