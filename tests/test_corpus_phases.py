@@ -116,6 +116,10 @@ def test_rows_that_disagree_with_phase1_are_refused(two_phase):
     df.loc[3, "points_lo"] = df.loc[3, "points_hi"] = int(c.df.loc[3, "points_hi"]) + 20
     with pytest.raises(InputError, match="proves deal 3's contract total .* one of the solves is wrong"):
         join_phases(c, Corpus(p2.path, p2.manifest, df))
+    # A gap in phase 1 (a killed build's partial chunk): both phases end before it.
+    gap = c.df[c.df["deal"] != 5].reset_index(drop=True)
+    ph = join_phases(Corpus(c.path, c.manifest, gap), p2)
+    assert (ph.n1, ph.n2) == (5, 5)
     df = p2.df.copy()
     df.loc[5, "discard"] = df.loc[4, "discard"]
     with pytest.raises(InputError, match="differs from phase 1 at deal 5 \\(discard\\)"):

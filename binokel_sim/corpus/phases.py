@@ -115,6 +115,16 @@ class Phases:
         return PhaseRows(self.phase1.df, self.phase2.df)
 
 
+def _prefix(df: pd.DataFrame) -> int:
+    """How many rows hold deals ``0 .. k-1`` without a gap.
+
+    >>> _prefix(pd.DataFrame({"deal": [0, 1, 3]})), _prefix(pd.DataFrame({"deal": [0, 1]}))
+    (2, 2)
+    """
+    ok = df["deal"].to_numpy() == np.arange(len(df))
+    return int(len(ok) if ok.all() else np.argmin(ok))
+
+
 def _refuse(folder: Path, why: str) -> InputError:
     return InputError(f"corpus {folder}: its phase 2 ({PHASE2}/) {why}")
 
@@ -139,11 +149,10 @@ def join_phases(c: Corpus, p2: Corpus) -> Phases:
             raise _refuse(c.path, f"was built with {key} {m2.get(key)}, phase 1 with {m1.get(key)}: other deals")
     if not m2.get("solve_within"):
         raise _refuse(c.path, "was not built with --within: its totals do not decide every bid")
-    df2 = p2.df
-    deal = df2["deal"].to_numpy()
-    prefix = int(len(deal) if (deal == np.arange(len(deal))).all() else np.argmin(deal == np.arange(len(deal))))
-    # Deals 0 .. k-1 without a gap (a killed build may leave one): a simple random subsample of phase 1.
-    df2 = df2.iloc[:min(prefix, c.n)].reset_index(drop=True)
+    # Each phase's deals 0 .. k-1 without a gap (a killed build may leave one): phase 2 then stays a simple
+    # random subsample of phase 1.
+    c = Corpus(c.path, c.manifest, c.df.iloc[:_prefix(c.df)].reset_index(drop=True), c.bad)
+    df2 = p2.df.iloc[:min(_prefix(p2.df), c.n)].reset_index(drop=True)
     if not len(df2):
         return Phases(c, Corpus(p2.path, p2.manifest, df2, p2.bad))
     df1 = c.df.iloc[:len(df2)]
