@@ -170,16 +170,17 @@ def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None
             "range, from counting them failed to counting them made."), t
 
 
-def _two_phase_ladder(rules: Rules, study: pd.DataFrame, phases, cls: pd.Series, labels: list[str]) -> pd.DataFrame:
-    """P(make) by bid for each meld class from both phases (those with 20 decided deals; none: all hands), with
-    its 95 % Wilson band at the effective n."""
+def _two_phase_ladder(rules: Rules, phases, cls: pd.Series, labels: list[str]) -> pd.DataFrame:
+    """P(make) by bid for each meld class from both phases (those with :data:`~.bid_levels.MIN_PHASE2` decided
+    deals; none: all hands), with its 95 % Wilson band at the effective n."""
+    from binokel_sim.analyses.bid_levels import MIN_PHASE2
     from binokel_sim.corpus.phases import two_phase_figures
     from binokel_sim.stats import wilson_from_se
 
     step = rules.bidding.bid_step
     bids = tuple(range(rules.bidding.min_bid, rules.bidding.min_bid + 41 * step, step))
     groups = [(f"meld points {label}", phases.domain((cls == label).to_numpy(bool))) for label in labels]
-    groups = [(name, d) for name, d in groups if d.n2 >= 20]  # a class needs 20 decided deals for a figure
+    groups = [(name, d) for name, d in groups if d.n2 >= MIN_PHASE2]
     frames = []
     for name, d in groups or [("all hands", phases)]:
         f = two_phase_figures(d, rules, bids)
@@ -192,7 +193,7 @@ def _two_phase_ladder(rules: Rules, study: pd.DataFrame, phases, cls: pd.Series,
 
 
 def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phases=None) -> Section:
-    from binokel_sim.analyses.bid_levels import MIN_CELL, REPORT_CLASSES, class_table
+    from binokel_sim.analyses.bid_levels import MIN_CELL, MIN_PHASE2, REPORT_CLASSES, class_table
     from binokel_sim.evaluation.hand import bid_table
     from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
 
@@ -210,7 +211,7 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phas
     cls = pd.cut(study["melds"], bins=edges, labels=labels).astype(str)
     lo_v, hi_v = bounds_of(study, "value")
     ranged = bool((lo_v != hi_v).any()) and phases is None
-    frames = [] if phases is None else [_two_phase_ladder(rules, study, phases, cls, labels)]
+    frames = [] if phases is None else [_two_phase_ladder(rules, phases, cls, labels)]
     if phases is not None:
         s.text.append("P(make) from both phases of the corpus: the solver's bounds on every deal, the deciding "
                       "solve on the first ones (two-phase estimates, each with its standard error).")
@@ -239,8 +240,8 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phas
     if phases is not None and "ceiling_bid" in table:
         few = int(((table["n"] >= MIN_CELL) & table["ceiling_bid"].isna() & table["safe_bid"].isna()).sum())
         if few:
-            s.text.append(f"{few} more rows hold fewer than 20 decided (phase-2) deals: their figures are left "
-                          "blank; more phase-2 deals fill them.")
+            s.text.append(f"{few} more rows hold fewer than {MIN_PHASE2} decided (phase-2) deals: their figures are "
+                          "left blank; more phase-2 deals fill them.")
     if blank:
         s.text.append(f"In the bid table, {blank} of {len(table)} rows hold fewer than {MIN_CELL} deals: their "
                       "figures are left blank (too few deals to trust); a larger corpus fills them.")

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from binokel_sim.corpus.phases import PhaseRows
+from binokel_sim.corpus.phases import PhaseRows, two_phase_mean
 from binokel_sim.evaluation.study import bounds_of
 
 #: Class edges per feature (right-closed bins) and their labels.
@@ -73,13 +73,8 @@ MIN_PHASE2 = 10
 
 
 def two_phase_tapp(phases: PhaseRows):
-    """The double-dummy Tapp value of both phases' deals (:func:`binokel_sim.twophase.regression_mean`)."""
-    from binokel_sim.evaluation.study import row_bounds
-    from binokel_sim.twophase import regression_mean
-
-    lo1, hi1 = row_bounds(phases.phase1, "tapp_value")
-    lo2, hi2 = row_bounds(phases.phase2, "tapp_value")
-    return regression_mean((lo1 + hi1) / 2, (lo2 + hi2) / 2, residual=float(np.mean(hi2 - lo2) / 2))
+    """The double-dummy Tapp value of both phases' deals (:func:`binokel_sim.corpus.phases.two_phase_mean`)."""
+    return two_phase_mean(phases, "tapp_value")
 
 
 def summary(df: pd.DataFrame, phases: PhaseRows | None = None) -> pd.DataFrame:

@@ -207,16 +207,35 @@ def _mid(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return (np.asarray(lo, np.float64) + np.asarray(hi, np.float64)) / 2
 
 
-def _bounds(rules: Rules, df, bids: np.ndarray):
-    """Per deal: (total lo, hi), (Tapp value lo, hi) and, per bid, made at the lower / upper bounds and
-    the score at both, from corpus rows."""
+def _pair(x1: tuple[np.ndarray, np.ndarray], x2: tuple[np.ndarray, np.ndarray],
+          sel1: np.ndarray | None = None) -> TwoPhaseEstimate:
+    """The regression estimate from phase 1's and phase 2's (lo, hi) of one figure (``sel1``: a subset of phase 1's
+    deals, phase 2's being its first ones); the residual is half phase 2's mean width, the most its intervals can
+    move a mean of midpoints."""
+    s1 = np.ones(len(x1[0]), dtype=bool) if sel1 is None else sel1
+    s2 = s1[:len(x2[0])]
+    w = (np.asarray(x2[1]) - np.asarray(x2[0]))[s2]
+    return regression_mean(_mid(*x1)[s1], _mid(*x2)[s2], residual=float(np.mean(w) / 2) if w.size else 0.0)
+
+
+def two_phase_mean(rows: PhaseRows, col: str, trump_only: bool = False) -> TwoPhaseEstimate:
+    """The two-phase mean of ``value`` or ``tapp_value`` over ``rows`` (``trump_only``: trump contracts only), each
+    phase at its intervals' midpoints (:func:`binokel_sim.twophase.regression_mean`)."""
+    from binokel_sim.evaluation.study import row_bounds
+
+    trump = rows.phase1["code"].to_numpy() < 4 if trump_only else None
+    return _pair(row_bounds(rows.phase1, col), row_bounds(rows.phase2, col), trump)
+
+
+def _outcomes(rules: Rules, df, bids: np.ndarray):
+    """Per deal and bid: made at the lower / upper bounds and the score at both, from corpus rows."""
     from binokel_sim.evaluation.ladder import outcomes
-    from binokel_sim.evaluation.study import add_bounds, bounds_of, parts_of, point_intervals, upper_parts
+    from binokel_sim.evaluation.study import add_bounds, parts_of, point_intervals, upper_parts
 
     g = add_bounds(df.copy(), point_intervals(df))
     made_lo, score_lo = outcomes(rules, parts_of(g), bids)[:2]
     made_hi, score_hi = outcomes(rules, upper_parts(g), bids)[:2]
-    return (bounds_of(g, "value"), bounds_of(g, "tapp_value"), made_lo, made_hi, score_lo, score_hi)
+    return made_lo, made_hi, score_lo, score_hi
 
 
 def two_phase_figures(rows: PhaseRows, rules: Rules, bids=TWO_PHASE_BIDS) -> TwoPhaseFigures:
@@ -225,31 +244,19 @@ def two_phase_figures(rows: PhaseRows, rules: Rules, bids=TWO_PHASE_BIDS) -> Two
     value its phase-2 midpoint (half a phase-2 width at most from the truth: the estimate's ``residual``);
     a rate's strata are the bids phase 1 decided. An :class:`InputError` where phase 2 leaves a bid open."""
     b = np.asarray(bids, dtype=np.int64)
-    (v1, t1, ml1, mh1, sl1, sh1) = _bounds(rules, rows.phase1, b)
-    (v2, t2, ml2, mh2, sl2, sh2) = _bounds(rules, rows.phase2, b)
+    ml1, mh1, sl1, sh1 = _outcomes(rules, rows.phase1, b)
+    ml2, mh2, sl2, sh2 = _outcomes(rules, rows.phase2, b)
     if (ml2 != mh2).any():
         i, j = np.argwhere(ml2 != mh2)[0]
         raise InputError(f"phase 2 leaves deal {int(rows.phase2['deal'].iloc[i])} open at bid {int(b[j])}: "
                          "not decided at every bid")
-    trump1 = rows.phase1["code"].to_numpy() < 4
-    trump2 = trump1[:rows.n2]
-
-    def half(lo: np.ndarray, hi: np.ndarray, sel: np.ndarray | None = None) -> float:
-        """Half the mean width of phase-2 intervals: the most they can move a mean of midpoints."""
-        w = (hi - lo) if sel is None else (hi - lo)[sel]
-        return float(np.mean(w) / 2) if np.size(w) else 0.0
-
-    total = regression_mean(_mid(*v1)[trump1], _mid(*v2)[trump2], residual=half(v2[0], v2[1], trump2))
-    tapp = regression_mean(_mid(*t1), _mid(*t2), residual=half(t2[0], t2[1]))
     figures = []
     for j, bid in enumerate(b.tolist()):
         decided = np.where(ml1[:, j], 1, np.where(~mh1[:, j], 0, OPEN))
-        rate = stratified_rate(decided, ml2[:, j])
-        score = regression_mean(_mid(sl1[:, j], sh1[:, j]), _mid(sl2[:, j], sh2[:, j]),
-                                residual=half(sl2[:, j], sh2[:, j]))
-        figures.append(BidFigure(int(bid), rate, score))
-    every = regression_mean(_mid(*v1), _mid(*v2), residual=half(v2[0], v2[1]))
-    return TwoPhaseFigures(rows.n1, rows.n2, total, tapp, tuple(figures), every)
+        figures.append(BidFigure(int(bid), stratified_rate(decided, ml2[:, j]),
+                                 _pair((sl1[:, j], sh1[:, j]), (sl2[:, j], sh2[:, j]))))
+    return TwoPhaseFigures(rows.n1, rows.n2, two_phase_mean(rows, "value", trump_only=True),
+                           two_phase_mean(rows, "tapp_value"), tuple(figures), two_phase_mean(rows, "value"))
 
 
 @dataclass(frozen=True)
