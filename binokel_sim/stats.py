@@ -188,3 +188,18 @@ def share_text(k: int, n: int, digits: int = 4) -> str:
     if k == n:
         return f"{n:,} of {n:,} (95 %: at least {d['lo']:.{digits}f})"
     return f"{d['p']:.{digits}f} (95 % {d['lo']:.{digits}f} .. {d['hi']:.{digits}f}, n = {n:,})"
+
+
+def decreasing(p: np.ndarray) -> np.ndarray:
+    """The non-increasing sequence closest to ``p`` in least squares (pool adjacent violators).
+
+    >>> decreasing(np.array([0.9, 0.7, 0.75, 0.2])).round(3).tolist()
+    [0.9, 0.725, 0.725, 0.2]
+    """
+    blocks: list[list[float]] = []  # [mean, weight]
+    for v in np.asarray(p, dtype=np.float64):
+        blocks.append([float(v), 1.0])
+        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
+            (a, wa), (b, wb) = blocks[-2], blocks.pop()
+            blocks[-1] = [(a * wa + b * wb) / (wa + wb), wa + wb]
+    return np.concatenate([np.full(int(w), m) for m, w in blocks]) if blocks else np.asarray(p, dtype=np.float64)

@@ -47,6 +47,8 @@ _TABLE = (
     Stream("twohand_growth", (0x2B67,), "two-hand report: meld growth in the talon phase"),
     Stream("scale_test", (9,), "tests of the chunk runner (tests/scale_jobs.py)"),
     Stream("bench_bid", (9, 9), "benchmarks/bench_bid.py"),
+    Stream("defence", (0xDEF1,), "pass value: deals where each seat passes in turn (binokel fit defence)"),
+    Stream("eval_pass", (4, 7), "evaluate_hand: the hand's own deals where it passes (the checked pass value)"),
     Stream("single_dummy", (0x5D01,), "single-dummy play: the worlds drawn at deal d's decisions", per="deal"),
 )
 

@@ -35,7 +35,8 @@ def columns_line(rules) -> str:
     out = (f", -{rules.surrender.penalty_factor} x bid when he goes out" if rules.surrender.allowed else "")
     return (f"columns: P(make) = share of deals he plays and makes the bid [95% interval]; E[score] = the soloist's"
             f" own score at that bid: his total when made, -{ff} x bid when failed{out}; a Durch/Bettel its own"
-            " score (± its standard error). The ceiling weighs only his score, not what the defenders score.")
+            " score (± its standard error); vs pass = E[score] minus what passing is worth to him (his score as a"
+            " defender, with its error): bid up to the last bid of the run from the minimum where it is positive.")
 
 
 def shown_rows(bids: list[dict], keep: tuple, rows: int = 40, around: int = 3) -> list[dict | int]:
@@ -64,8 +65,9 @@ def shown_rows(bids: list[dict], keep: tuple, rows: int = 40, around: int = 3) -
     return out
 
 
-def render(ev, rows: int = 40) -> str:
-    """The readable report: provenance, the bid table, then the summary figures."""
+def render(ev, rows: int = 40, vs=None, no_pass: str | None = None) -> str:
+    """The readable report: provenance, the bid table, then the summary figures; ``vs``: the ladder weighed
+    against passing (:class:`~binokel_sim.evaluation.pass_value.VersusPass`), ``no_pass`` why there is none."""
     stop = ""
     if ev.se_target is not None:
         stop = (f" (stopped early: P(make) at the safe bid known to +-{ev.se_target:g})" if ev.n < ev.samples_requested
@@ -78,10 +80,12 @@ def render(ev, rows: int = 40) -> str:
         SEMANTICS + " (a surrender counts as not made)",
         columns_line(ev.rules),
         "",
-        *_table_lines(ev.bids.to_dict(orient="records"), rows, (ev.ceiling_bid, ev.safe_bid)),
+        *_table_lines(with_gain(ev.bids.to_dict(orient="records"), vs), rows,
+                      (ev.ceiling_bid, ev.safe_bid, vs.bid_up_to if vs else None)),
     ]
     lines += [
         "",
+        *versus_lines(vs, no_pass),
         *_decision_lines(ev.ceiling_bid, ev.safe_bid, ev.order_note, ev.confidence),
         f"Tapp value:  {_fmt(ev.tapp_value)}   (total {_fmt(ev.total_with_tapp)} with it,"
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
@@ -103,6 +107,21 @@ def _method_lines(ev) -> list[str]:
         " next bid), the ladder corrected by the exact deals (difference estimator, its error in ±)"]
 
 
+def versus_lines(vs, no_pass: str | None) -> list[str]:
+    """The advice against passing: the pass value and "bid up to X" (or why it is missing)."""
+    if vs is None:
+        return [f"passing: {no_pass}"] if no_pass else []
+    return [vs.passing.line(), vs.line()]
+
+
+def with_gain(bids: list[dict], vs) -> list[dict]:
+    """The ladder's rows with the gain of winning at each bid over passing (``gain_vs_pass``, its SE)."""
+    if vs is None:
+        return bids
+    g = {int(b): (float(x), float(e)) for b, x, e in zip(vs.bids, vs.gain, vs.gain_se)}
+    return [{**r, "gain_vs_pass": g[int(r["bid"])][0], "gain_vs_pass_se": g[int(r["bid"])][1]} for r in bids]
+
+
 def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
     return [f"ceiling bid (highest with E[score] > 0): {ceiling if ceiling is not None else 'none: pass'}",
             f"safe bid (P(make) >= {round(confidence * 100)}%):             {safe if safe is not None else 'none'}",
@@ -116,7 +135,9 @@ def _records(cols: dict) -> list[dict]:
 
 def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
     bounds = bool(bids) and "p_make_lower" in bids[0]
+    gain = bool(bids) and "gain_vs_pass" in bids[0]
     lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"
+             + (f" {'vs pass':>8}" if gain else "")
              + ("   P(make) at the bounds   E[score] at the bounds" if bounds else "")]
     for r in shown_rows(bids, keep, rows):
         if isinstance(r, int):
@@ -126,13 +147,16 @@ def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
         err = f"± {se:5.1f}" if np.isfinite(se) else "(n < 2)"
         lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
                      f" {r['expected_score']:>9.1f} {err:>7} {r['p_surrender']:>10.3f}"
+                     + (f" {r['gain_vs_pass']:>+8.1f}" if gain else "")
                      + (f"   {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}      "
                         f" {r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
     return lines
 
 
-def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows: int = 40) -> str:
-    """The instant tier's report: the same table and semantics as the checked tier."""
+def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows: int = 40, vs=None,
+                   no_pass: str | None = None) -> str:
+    """The instant tier's report: the same table and semantics as the checked tier (``vs``, ``no_pass``: as
+    :func:`render`)."""
     p = a["provenance"]
     real = p.get("play") == "single-dummy"
     lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
@@ -143,8 +167,10 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f" fitted total {a['total']:.0f}" + ("" if real else "; check with --samples N"),
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
              SEMANTICS + " (a surrender counts as not made)", columns_line(rules), *_open_lines(a), "",
-             *_table_lines(_records(a["bids"]), rows, (a["ceiling_bid"], a["safe_bid"])), ""]
-    lines += [*_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
+             *_table_lines(with_gain(_records(a["bids"]), vs), rows,
+                           (a["ceiling_bid"], a["safe_bid"], vs.bid_up_to if vs else None)), ""]
+    lines += [*versus_lines(vs, no_pass),
+              *_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
               *_bounds_lines(a),
               ("Tapp value (open cards):" if real else "Tapp value:") +
               "  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
@@ -167,6 +193,22 @@ def _open_lines(a: dict) -> list[str]:
     return [f"{a['open_share']:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
             " interval): the model's columns draw them inside their intervals from a censored normal fit;"
             " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
+
+
+def _versus(rules, cards, seat: int, cols, samples: int | None = None, seed: int = 1, scale=None):
+    """(the ladder weighed against passing, None) or (None, why not): the fitted pass value, or with
+    ``samples`` the hand's own forced-pass deals."""
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation.pass_value import versus_pass
+    from binokel_sim.game.defence import pass_value
+
+    try:
+        pv = pass_value(cards, rules, seat, samples, seed, scale)
+    except InputError as e:
+        if samples is not None:
+            raise
+        return None, str(e)
+    return versus_pass(cols, pv), None
 
 
 def _instant(rules, cards, seat: int, confidence: float, frame: bool):
@@ -246,17 +288,20 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")
+        vs, no_pass = _versus(rules, h.cards, seat, instant["bids"])
+        records = with_gain(_records(instant["bids"]), vs)
         if out is not None:
             import pandas as pd
 
-            write_table(pd.DataFrame(instant["bids"]), out)
+            write_table(pd.DataFrame(records), out)
         if as_json:
             echo_json({"tier": "instant", "hand": format_cards(h.cards), "seat": seat, "rules": rules.name,
                        "confidence": confidence, "semantics": SEMANTICS, **{k: v for k, v in instant.items()
                                                                              if k != "bids"},
-                       "bids": _records(instant["bids"])})
+                       "versus_pass": vs.to_dict() if vs else {"missing": no_pass}, "bids": records})
         else:
-            click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence))
+            click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence, vs=vs,
+                                      no_pass=no_pass))
         return
     from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
     from binokel_sim.evaluation.instant import load_instant
@@ -265,8 +310,11 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
     ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
                        settings=st, scale=scale, se=se)
+    vs, _ = _versus(rules, h.cards, seat, ev.bids, samples, seed, scale)
     if out is not None:
-        write_table(ev.bids, out)
+        import pandas as pd
+
+        write_table(pd.DataFrame(with_gain(ev.bids.to_dict(orient="records"), vs)), out)
     side = None
     if load_instant(rules) is not None:
         inst = instant_evaluation(h.cards, rules, seat, confidence)
@@ -275,9 +323,9 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
                 "basis": inst.advice["basis"], "agree": verdict.agree,
                 "differ_at": list(verdict.differ_at), "line": verdict.line()}
     if as_json:
-        echo_json({"tier": "checked", **ev.to_dict(), "instant": side})
+        echo_json({"tier": "checked", **ev.to_dict(), "versus_pass": vs.to_dict(), "instant": side})
         return
-    click.echo(render(ev))
+    click.echo(render(ev, vs=vs))
     click.echo("instant tier: no model fitted for these rules" if side is None else
                f"instant tier ({side['basis']}): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
                f" {side['line']}")

@@ -75,6 +75,12 @@ def _fit_formula() -> click.Command:
     return fit_formula_cmd
 
 
+def _fit_defence() -> click.Command:
+    from .fit_defence import fit_defence_cmd
+
+    return fit_defence_cmd
+
+
 def _fit_instant() -> click.Command:
     from .fit_instant import fit_instant_cmd
 
@@ -156,14 +162,15 @@ def simulate() -> None:
     """Whole-game simulation."""
 
 
-@click.group(short_help="Fit the advisor's models (the hand-point formula).")
+@click.group(short_help="Fit the advisor's models (formula, instant tier, pass value).")
 def fit() -> None:
-    """Fit the models the advisor uses (the hand-point formula)."""
+    """Fit the models the advisor uses (the hand-point formula, the instant tier, the pass value)."""
 
 
 # One line per command; keep alphabetical within each group.
 _lazy(cli, {"bid": _bid, "calibrate": _calibrate, "card": _card, "compare": _compare, "corpus": _corpus, "deal": _deal,
-            "fit": lambda: _lazy(fit, {"formula": _fit_formula, "instant": _fit_instant}), "melds": _melds,
+            "fit": lambda: _lazy(fit, {"defence": _fit_defence, "formula": _fit_formula,
+                                        "instant": _fit_instant}), "melds": _melds,
             "odds": lambda: _lazy(odds, {"bids": _odds_bids, "melds": _odds_melds, "tapp": _odds_tapp}),
             "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve,
             "study": _study})

@@ -12,7 +12,7 @@ from binokel_sim.cli import commands
 
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
           ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build"),
-          ("study", "play-gap"), ("card",)}
+          ("study", "play-gap"), ("card",), ("fit", "defence")}
 LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh"), ("corpus", "phase2")}
 
 

@@ -26,6 +26,7 @@ WRITERS = [
                                                 ("--deals-out", "table"), ("--charts", "folder")]),
     (["report"], [("--out", "folder"), ("--checkpoint", "folder")]),
     (["fit", "formula"], [("--out", "table")]),
+    (["fit", "defence", "--deals", "100000"], [("--out", "table"), ("--checkpoint", "folder")]),
     (["calibrate"], [("--out", "table"), ("--charts", "folder")]),
     (["corpus", "build", "--deals", "100000"], [("--out", "folder")]),
     (["corpus", "info", "data/corpus/standard"], [("--out", "table")]),
@@ -53,7 +54,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 20
+    assert found == writers and len(found) == 21
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])

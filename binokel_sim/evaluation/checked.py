@@ -42,6 +42,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from binokel_sim.stats import decreasing
+
 from binokel_sim.cards import N_TYPES
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.ladder import contract_shares, decisions, mean_se, outcomes
@@ -261,21 +263,6 @@ def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray | 
     return t, np.sqrt(var)
 
 
-def decreasing(p: np.ndarray) -> np.ndarray:
-    """The non-increasing sequence closest to ``p`` in least squares (pool adjacent violators).
-
-    >>> decreasing(np.array([0.9, 0.7, 0.75, 0.2])).round(3).tolist()
-    [0.9, 0.725, 0.725, 0.2]
-    """
-    blocks: list[list[float]] = []  # [mean, weight]
-    for v in np.asarray(p, dtype=np.float64):
-        blocks.append([float(v), 1.0])
-        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
-            (a, wa), (b, wb) = blocks[-2], blocks.pop()
-            blocks[-1] = [(a * wa + b * wb) / (wa + wb), wa + wb]
-    return np.concatenate([np.full(int(w), m) for m, w in blocks]) if blocks else np.asarray(p, dtype=np.float64)
-
-
 def _rows(parts: dict[str, np.ndarray], sel: np.ndarray) -> dict[str, np.ndarray]:
     return {k: v[sel] for k, v in parts.items()}
 
@@ -286,9 +273,10 @@ def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, n
 
     Each figure is clipped into the mean of the samples' proven ranges
     (:func:`binokel_sim.evaluation.bounds.row_outcome_bounds`); P(make) then takes the closest
-    falling ladder (:func:`decreasing`): on every sample "made" falls with the bid, so only the
-    correction's noise can make the mean rise. E[score] may rise: a sample that plays and fails
-    at one bid (``-failure_factor x bid``) can go out at the next (``-penalty x bid``, less).
+    falling ladder (:func:`~binokel_sim.stats.decreasing`): on every sample "made" falls with the bid, so only
+    the correction's noise can make the mean rise. E[score] too: every option at a higher bid is worse (made:
+    the same total; failed or gone out: a larger loss), so a rise is noise or a misstep of the going-out rule
+    (failing at one bid, going out at the next), never the hand's worth.
     """
     from binokel_sim.evaluation.bounds import row_outcome_bounds
 
@@ -312,7 +300,7 @@ def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, n
     return {
         "bid": np.asarray(bids), "n": np.full(len(bids), n),
         "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
-        "expected_score": sc, "expected_score_se": sc_se, "p_surrender": ps, "p_surrender_se": ps_se,
+        "expected_score": decreasing(sc), "expected_score_se": sc_se, "p_surrender": ps, "p_surrender_se": ps_se,
         "p_made_dd": decreasing(np.clip(pd_, 0.0, 1.0)), "n_exact": np.full(len(bids), m),
     }
 

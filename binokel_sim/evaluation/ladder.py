@@ -40,7 +40,7 @@ from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.evaluation.going_out import ErrorArg, goes_out
 from binokel_sim.scoring import bid_ladder
-from binokel_sim.stats import wilson
+from binokel_sim.stats import decreasing, wilson
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: the instant tier's start-up does without it
     import pandas as pd
@@ -126,6 +126,9 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
     made. ``p_made_dd``: made double-dummy whether or not he went out. Score: the total,
     or ``-failure_factor * bid``; a special its own score; going out ``-penalty * bid``
     wherever the soloist's own estimate of playing is worse (``error``: see :func:`outcomes`).
+    E[score] is the closest non-increasing ladder (:func:`~binokel_sim.stats.decreasing`) to the deals' means:
+    every option at a higher bid is worse, so a rise (a deal that fails at one bid and goes out at the next)
+    is the going-out rule's misstep, not the hand's worth.
     """
     value, took, code = parts["value"], parts["took"], parts["code"]
     trump = is_trump(code)
@@ -142,7 +145,7 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
     return {
         "bid": np.asarray(bids), "n": np.full(len(bids), n), "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
         "p_make_lo": lo, "p_make_hi": hi,
-        "expected_score": score.mean(axis=0), "expected_score_se": sd / np.sqrt(n),
+        "expected_score": decreasing(score.mean(axis=0)), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
     }
 

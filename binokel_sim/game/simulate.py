@@ -254,14 +254,14 @@ def _window(rules: Rules, pos: Position, solver: Solver, discard_points: int, bu
 
 
 def play_deal(rules: Rules, row: np.ndarray, solver: Solver | None, budget_nodes: int | None = None, *,
-              play: PlayMode = DOUBLE_DUMMY) -> _Outcome:
+              play: PlayMode = DOUBLE_DUMMY, ceilings: list[int] | None = None) -> _Outcome:
     """Auction, exchange, surrender decision, play and score of one dealt row (``budget_nodes``: the solve's
-    node budget, None: exact; ``play``: :data:`PLAY_MODES`, ``solver`` None under rule-based play; see the
-    module docstring)."""
+    node budget, None: exact; ``play``: :data:`PLAY_MODES`, ``solver`` None under rule-based play;
+    ``ceilings``: each seat's highest bid, default :func:`ceiling` of its hand; see the module docstring)."""
     n = rules.n_seats
     sl = seat_slices(rules)
     hands = [counts_of(row[s], check=False) for s in sl[:n]]
-    sol, bid = auction([ceiling(h, rules) for h in hands], rules)
+    sol, bid = auction([ceiling(h, rules) for h in hands] if ceilings is None else ceilings, rules)
     if sol < 0:  # every seat passed (forehand need not open): the deal is thrown in
         return _Outcome(-1, 0, THROWN_IN, -1, False, np.zeros(n, dtype=np.int64), [])
     predicted = predicted_p_make(hands[sol], bid, rules)

@@ -1,0 +1,265 @@
+"""What passing is worth: a hand's expected score when it drops out of the auction, and the bid
+ladder weighed against it.
+
+A player who passes still scores (docs/rules.md §7): as a defender his own tricks' card points,
+and his melds at the soloist's trump when he takes a trick; as forehand where every other seat
+passes too he may still have to play the minimum bid. :class:`PassValue` is that expectation for
+one hand at one seat, with its standard error and n.
+
+Two ways to it, as for the soloist's ladder:
+
+* **fitted** (the instant tier): :class:`DefenceModel`, a least-squares line of the seat's score
+  on :data:`DEFENCE_FEATURES` and the seat, fitted on deals where one seat was made to pass and
+  the others bid, exchanged, went out and played as the whole-game simulator does
+  (:mod:`binokel_sim.game.defence` builds them; ``binokel fit defence``). The standard error is
+  the line's at this hand, ``sqrt(x' C x)`` with ``C`` the coefficients' covariance;
+* **sampled** (the checked tier, :func:`binokel_sim.game.defence.pass_value_checked`): the mean
+  of the hand's own forced-pass deals.
+
+:func:`versus_pass` compares a ladder with passing: the gain ``E[score | win at b] - E[pass]`` at
+every bid with its SE (the two estimates are independent), and **bid up to X**: the highest bid
+of the unbroken run of bids from the minimum where winning beats passing -- never above a bid
+whose E[score] is below passing.
+
+>>> pv = PassValue(mean=80.0, se=2.0, sd=40.0, n=500, basis="demo")
+>>> cols = {"bid": np.array([150, 160, 170]), "expected_score": np.array([200.0, 90.0, 60.0]),
+...         "expected_score_se": np.array([10.0, 10.0, 10.0])}
+>>> vs = versus_pass(cols, pv)
+>>> vs.bid_up_to, vs.gain.tolist()
+(160, [120.0, 10.0, -20.0])
+>>> vs.line()
+'bid up to 160: winning there scores 90.0 ± 10.0, passing 80.0 ± 2.0, a gain of +10.0 ± 10.2'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.errors import InputError
+from binokel_sim.rules import Rules
+
+#: The hand's features the pass value is fitted on: meld points at its best trump and on average over the
+#: four trumps (the soloist names trump, not he), aces, tens, card points in hand, longest suit.
+DEFENCE_FEATURES = ("melds_best", "melds_mean", "aces", "tens", "points", "longest")
+
+#: The fitted models, by rules hash (as ``instant_model.json``).
+MODEL_FILE = Path(__file__).with_name("pass_model.json")
+
+#: What the pass value counts, in words (printed with it).
+MEANING = ("E[score | pass]: his own score when he drops out of the auction -- as a defender his tricks' card"
+           " points and, with a trick, his melds at the soloist's trump; as forehand he may still have to play"
+           " the minimum where all pass")
+
+
+def defence_features(hands: np.ndarray, rules: Rules) -> np.ndarray:
+    """:data:`DEFENCE_FEATURES` of hands (count vectors ``uint8[n, 24]``) as float64[n, 6].
+
+    >>> from binokel_sim.cards import Hand
+    >>> from binokel_sim.rules import load_rules
+    >>> f = defence_features(Hand.parse("EA EA E10 EK EO EU GA G10 HA H10 SA S10").counts[None], load_rules("standard"))
+    >>> dict(zip(DEFENCE_FEATURES, f[0].tolist()))
+    {'melds_best': 250.0, 'melds_mean': 212.5, 'aces': 5.0, 'tens': 4.0, 'points': 104.0, 'longest': 6.0}
+    """
+    from binokel_sim.evaluation.features import FEATURES, features_batch
+    from binokel_sim.melds.scorer import totals_by_trump
+
+    hands = np.ascontiguousarray(hands, dtype=np.uint8)
+    table = rules.meld_array()
+    base = np.empty((len(hands), len(FEATURES)), dtype=np.int64)
+    features_batch(hands, table, base)
+    tot = np.empty(4, dtype=np.int64)
+    mean = np.empty(len(hands))
+    for i in range(len(hands)):
+        totals_by_trump(hands[i], table, tot)
+        mean[i] = tot.mean()
+    col = {name: base[:, k] for k, name in enumerate(FEATURES)}
+    return np.column_stack([col["melds"], mean, col["aces"], col["tens"], col["points"], col["longest"]]
+                           ).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class PassValue:
+    """E[score | pass] of one hand at one seat: ``mean`` ± ``se``, one deal's spread ``sd``, ``n`` deals."""
+
+    mean: float
+    se: float
+    sd: float
+    n: int
+    #: Where the figure comes from, in words (the model and its deals, or the hand's own deals).
+    basis: str
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """The normal interval ``mean ± z se`` (95 % by default)."""
+        return self.mean - z * self.se, self.mean + z * self.se
+
+    def line(self) -> str:
+        """One line for a player.
+
+        >>> PassValue(80.04, 2.0, 40.0, 500, "demo").line()
+        'passing: 80.0 ± 2.0 (n = 500; one deal spreads sd 40.0; demo)'
+        """
+        return (f"passing: {self.mean:.1f} ± {self.se:.1f} (n = {self.n}; one deal spreads sd {self.sd:.1f};"
+                f" {self.basis})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "meaning": MEANING}
+
+
+@dataclass(frozen=True)
+class DefenceModel:
+    """``score ~ coef . [1, features, seat 1.., seat n-1]`` fitted on forced-pass deals; ``cov``: the
+    coefficients' covariance; ``sd``: the residual spread of one deal; ``n``: the deals it was fitted on."""
+
+    rules_hash: str
+    rules: str
+    coef: list[float]
+    cov: list[list[float]]
+    sd: float
+    n: int
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def design(self, feats: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The fit's design rows of hands' features (float[n, 6]) at ``seats`` (int[n])."""
+        return design(feats, seats, len(self.coef) - len(DEFENCE_FEATURES))  # 1 + features + (seats - 1)
+
+    def value(self, counts: np.ndarray, rules: Rules, seat: int) -> PassValue:
+        """The :class:`PassValue` of one hand (count vector) at ``seat``."""
+        x = self.design(defence_features(np.asarray(counts)[None], rules), np.array([seat]))[0]
+        mean = float(x @ np.asarray(self.coef))
+        se = float(np.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
+        basis = (f"fitted on {self.n} deals of {self.provenance.get('deals', '?')} where one seat passed and the"
+                 f" others bid and played as the game simulator does, seed {self.provenance.get('seed', '?')}")
+        return PassValue(mean=mean, se=se, sd=float(self.sd), n=int(self.n), basis=basis)
+
+
+def design(feats: np.ndarray, seats: np.ndarray, n_seats: int) -> np.ndarray:
+    """``[1, features, one-hot seat 1..n-1]`` rows (seat 0 is the base).
+
+    >>> design(np.array([[1.0, 2, 3, 4, 5, 6]]), np.array([2]), 3).tolist()
+    [[1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0]]
+    """
+    seats = np.asarray(seats, dtype=np.int64)
+    onehot = (seats[:, None] == np.arange(1, n_seats)[None, :]).astype(np.float64)
+    return np.column_stack([np.ones(len(feats)), np.asarray(feats, dtype=np.float64), onehot])
+
+
+def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
+                provenance: dict | None = None) -> DefenceModel:
+    """Least squares of ``scores`` on the hands' :data:`DEFENCE_FEATURES` and seats (see the module docstring).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> rng = np.random.default_rng(0)
+    >>> from binokel_sim.dealing.dealer import Dealer, seat_slices
+    >>> from binokel_sim.cards import counts_of
+    >>> rows = Dealer(load_rules("standard"), 3).deal(400)
+    >>> hands = np.array([counts_of(r[seat_slices(load_rules("standard"))[0]], check=False) for r in rows])
+    >>> x = defence_features(hands, load_rules("standard"))
+    >>> y = 30 + 0.5 * x[:, 1] + 4 * x[:, 2] + rng.normal(0, 1, 400)
+    >>> m = fit_defence(hands, np.zeros(400, int), y, load_rules("standard"))
+    >>> abs(m.coef[2] - 0.5) < 0.02, abs(m.coef[3] - 4.0) < 0.5, round(m.sd, 1)   # the line it was drawn from
+    (True, True, 1.0)
+    """
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
+
+    y = np.asarray(scores, dtype=np.float64)
+    if len(y) < 2 * (len(DEFENCE_FEATURES) + rules.n_seats):
+        raise InputError(f"fit defence: {len(y)} deals are too few for {len(DEFENCE_FEATURES) + rules.n_seats}"
+                         " coefficients")
+    X = design(defence_features(hands, rules), seats, rules.n_seats)
+    # Seats absent from the data (a single-seat fit) keep a zero column: drop them from the solve.
+    used = np.any(X != 0, axis=0)
+    coef = np.zeros(X.shape[1])
+    sol, *_ = np.linalg.lstsq(X[:, used], y, rcond=None)
+    coef[used] = sol
+    resid = y - X @ coef
+    dof = len(y) - int(used.sum())
+    s2 = float(resid @ resid / dof)
+    cov = np.zeros((X.shape[1], X.shape[1]))
+    cov[np.ix_(used, used)] = s2 * np.linalg.inv(X[:, used].T @ X[:, used])
+    return DefenceModel(rules_hash=rules_hash(rules, digits=KEY_DIGITS), rules=rules.name, coef=coef.tolist(),
+                        cov=cov.tolist(), sd=float(np.sqrt(s2)), n=int(len(y)), provenance=dict(provenance or {}))
+
+
+def load_defence(rules: Rules, path: str | Path | None = None) -> DefenceModel | None:
+    """The fitted pass-value model for ``rules`` (by content hash), or None when none was fitted."""
+    from binokel_sim.provenance import KEY_DIGITS, rules_hash
+
+    p = Path(path) if path else MODEL_FILE
+    if not p.is_file():
+        return None
+    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
+    return DefenceModel(**d) if d else None
+
+
+def save_defence(model: DefenceModel, path: str | Path | None = None) -> Path:
+    """Store ``model`` under its rules hash (atomically; other rules' models kept)."""
+    from binokel_sim.output import write_json
+
+    p = Path(path) if path else MODEL_FILE
+    data = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
+    data[model.rules_hash] = asdict(model)
+    write_json(data, p)
+    return p
+
+
+@dataclass(frozen=True)
+class VersusPass:
+    """A ladder weighed against passing (see the module docstring): per bid the gain of winning there over
+    passing and its SE; ``bid_up_to`` None: passing beats winning even at the minimum bid."""
+
+    bids: np.ndarray
+    gain: np.ndarray
+    gain_se: np.ndarray
+    expected_score: np.ndarray
+    expected_score_se: np.ndarray
+    passing: PassValue
+    bid_up_to: int | None
+    #: What the scores count: ``own`` (the seat's own score).
+    objective: str = "own"
+
+    def at(self, bid: int) -> tuple[float, float]:
+        """(gain, its SE) at ``bid``."""
+        i = int(np.flatnonzero(self.bids == bid)[0])
+        return float(self.gain[i]), float(self.gain_se[i])
+
+    def line(self) -> str:
+        """The advice in one line."""
+        p = self.passing
+        if self.bid_up_to is None:
+            g, se = float(self.gain[0]), float(self.gain_se[0])
+            return (f"pass: winning even at {int(self.bids[0])} scores less than passing ({p.mean:.1f} ± {p.se:.1f}),"
+                    f" a gain of {g:+.1f} ± {se:.1f}")
+        i = int(np.flatnonzero(self.bids == self.bid_up_to)[0])
+        return (f"bid up to {self.bid_up_to}: winning there scores {self.expected_score[i]:.1f} ±"
+                f" {self.expected_score_se[i]:.1f}, passing {p.mean:.1f} ± {p.se:.1f}, a gain of"
+                f" {self.gain[i]:+.1f} ± {self.gain_se[i]:.1f}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bid_up_to": self.bid_up_to, "objective": self.objective, "passing": self.passing.to_dict(),
+                "line": self.line(),
+                "gain": [{"bid": int(b), "gain": float(g), "gain_se": float(s)}
+                         for b, g, s in zip(self.bids, self.gain, self.gain_se)]}
+
+
+def versus_pass(cols, passing: PassValue) -> VersusPass:
+    """Weigh a ladder (columns or frame with ``bid``, ``expected_score``, ``expected_score_se``) against
+    ``passing``; see the module docstring."""
+    bids = np.asarray(cols["bid"], dtype=np.int64)
+    e = np.asarray(cols["expected_score"], dtype=np.float64)
+    se = np.nan_to_num(np.asarray(cols["expected_score_se"], dtype=np.float64), nan=0.0)
+    gain = e - passing.mean
+    gain_se = np.sqrt(se ** 2 + passing.se ** 2)
+    # The unbroken run from the minimum bid: never advise a bid above one where passing was better.
+    beats = np.cumprod(gain > 0).astype(bool)
+    up_to = int(bids[beats][-1]) if beats.any() else None
+    return VersusPass(bids=bids, gain=gain, gain_se=gain_se, expected_score=e, expected_score_se=se,
+                      passing=passing, bid_up_to=up_to)
+
+
+__all__ = ["DEFENCE_FEATURES", "DefenceModel", "MEANING", "PassValue", "VersusPass", "defence_features",
+           "fit_defence", "load_defence", "save_defence", "versus_pass"]

@@ -1,0 +1,64 @@
+"""``binokel fit defence``: fit the pass value (a hand's expected score when it passes) on forced-pass deals."""
+
+from __future__ import annotations
+
+import click
+
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .numbers import Whole
+from .scale_options import scale_options
+from .study_options import solve_budget_option
+
+
+@click.command("defence", short_help="Fit the pass value: a hand's expected score when it passes.")
+@rules_option
+@click.option("--deals", type=Whole(1), default=2000, show_default=True,
+              help="Deals to play; each seat passes in turn on each (one row per seat).")
+@seed_option
+@solve_budget_option
+@click.option("--write", is_flag=True, help="Store the model in the package's pass_model.json (by rules hash).")
+@out_option("Write the coefficients (one row per term) to FILE.csv, .parquet or .json.")
+@json_option
+@quiet_option
+@scale_options
+def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out, as_json: bool, quiet: bool,
+                    scale) -> None:
+    """Play DEALS deals where each seat in turn passes and the others bid, exchange and play as the
+    whole-game simulator does (double-dummy); fit the passing seat's score on its hand's features and
+    seat (see binokel_sim.evaluation.pass_value). `binokel bid` weighs its ladder against it.
+
+    \b
+    Example:
+      binokel fit defence --rules standard --deals 2000 --checkpoint ckpt/ --write
+    """
+    import time
+
+    from binokel_sim.evaluation.pass_value import DEFENCE_FEATURES, fit_defence, save_defence
+    from binokel_sim.game.defence import PassRows, defence_job
+    from binokel_sim.provenance import rules_hash
+
+    t0 = time.perf_counter()
+    job = defence_job(rules, deals, seed, solve_budget)
+    rows = PassRows.join(job.run(scale, desc="forced-pass deals"))
+    prov = {"deals": deals, "seed": seed, "rules": rules.name, "rules_hash": rules_hash(rules),
+            "solve_budget_nodes": job.params.solve_budget, "ceilings": "the whole-game simulator's",
+            "command": f"binokel fit defence --rules {rules.name} --deals {deals} --seed {seed} --write",
+            "cpu_seconds": round(time.perf_counter() - t0, 1)}
+    m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov)
+    where = save_defence(m) if write else None
+    terms = ["intercept", *DEFENCE_FEATURES, *(f"seat {s}" for s in range(1, rules.n_seats))]
+    se = [float(m.cov[i][i]) ** 0.5 for i in range(len(terms))]
+    if out is not None:
+        import pandas as pd
+
+        from binokel_sim.output import write_table
+
+        write_table(pd.DataFrame({"term": terms, "coefficient": m.coef, "se": se, "n": m.n}), out)
+    if as_json:
+        echo_json({"rules_hash": m.rules_hash, "n": m.n, "residual_sd": m.sd, "mean_score": float(rows.scores.mean()),
+                   "terms": dict(zip(terms, m.coef)), "written": str(where) if where else None})
+        return
+    click.echo(f"# pass value: rules {rules.name}, {m.n} passing seats on {deals} deals (seed {seed}), mean score"
+               f" {rows.scores.mean():.1f}, residual sd {m.sd:.1f}" + (f"; stored in {where}" if where else ""))
+    for t, c, s in zip(terms, m.coef, se):
+        click.echo(f"{t:>12} {c:9.3f} ± {s:.3f}")

@@ -1,0 +1,139 @@
+"""What passing is worth (binokel_sim.evaluation.pass_value, binokel_sim.game.defence) and the ladder weighed
+against it in ``binokel bid``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clitools import assert_one_line_error, run_json
+
+from binokel_sim.cards import Hand, counts_of
+from binokel_sim.dealing.dealer import Dealer, seat_slices
+from binokel_sim.evaluation import pass_value as pv
+from binokel_sim.game.defence import PassRows, defence_job, pass_value, pass_value_checked, passing_scores
+from binokel_sim.game.simulate import ceiling, play_deal
+from binokel_sim.play.solver import Solver
+from binokel_sim.rules import load_rules
+from binokel_sim.runner import Scale
+
+HAND = "EA EA EK EO EU GA G10 HA HK SA SO SU"
+R = load_rules("standard")
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    """A model fitted on 12 forced-pass deals (36 rows) and its rows."""
+    rows = PassRows.join(defence_job(R, 12, seed=1).run(Scale(workers=2)))
+    return rows, pv.fit_defence(rows.hands, rows.seats, rows.scores, R, {"deals": 12, "seed": 1})
+
+
+def _cols(e, se):
+    return {"bid": np.arange(150, 150 + 10 * len(e), 10), "expected_score": np.asarray(e, float),
+            "expected_score_se": np.asarray(se, float)}
+
+
+def test_versus_pass_gain_and_its_error_by_hand():
+    p = pv.PassValue(mean=100.0, se=3.0, sd=50.0, n=400, basis="t")
+    vs = pv.versus_pass(_cols([300, 140, 104, 90], [4, 4, 4, 4]), p)
+    assert vs.gain.tolist() == [200, 40, 4, -10]
+    assert vs.gain_se.tolist() == [5.0] * 4          # sqrt(4^2 + 3^2)
+    assert vs.bid_up_to == 170 and vs.at(170) == (4.0, 5.0)
+    assert vs.line().startswith("bid up to 170: winning there scores 104.0 ± 4.0, passing 100.0 ± 3.0")
+
+
+def test_versus_pass_never_advises_above_a_bid_where_passing_was_better():
+    p = pv.PassValue(mean=100.0, se=1.0, sd=50.0, n=400, basis="t")
+    # a ladder that dips below passing and comes back (not monotone: noise) stops at the dip
+    assert pv.versus_pass(_cols([300, 90, 120, 80], [1] * 4), p).bid_up_to == 150
+    low = pv.versus_pass(_cols([90, 50], [1, 1]), p)
+    assert low.bid_up_to is None and low.line().startswith("pass: winning even at 150 scores less than passing")
+
+
+@pytest.mark.slow
+def test_passing_scores_equal_the_simulators_deal_with_that_seat_at_zero():
+    rows = Dealer(R, 5).deal(3)
+    solver = Solver()
+    for row in rows:
+        got = passing_scores(R, row, solver, None, range(3))
+        hands = [counts_of(row[s], check=False) for s in seat_slices(R)[:3]]
+        for s in range(3):
+            c = [ceiling(h, R) for h in hands]
+            c[s] = 0
+            assert got[s] == play_deal(R, row, Solver(), None, ceilings=c).scores[s]
+
+
+def test_pass_rows_are_the_same_at_any_worker_count_and_resume(tmp_path):
+    job = defence_job(R, 5, seed=3)
+    one = PassRows.join(job.run(Scale(workers=1)))
+    two = PassRows.join(job.run(Scale(workers=2, checkpoint=tmp_path)))
+    again = PassRows.join(job.run(Scale(workers=1, checkpoint=tmp_path)))   # read back from the checkpoint
+    for a, b, c in zip(one, two, again):
+        assert np.array_equal(a, b) and np.array_equal(a, c)
+    assert one.hands.shape == (15, 24) and one.hands.sum(axis=1).tolist() == [12] * 15
+
+
+def test_checked_pass_value_is_the_mean_of_its_own_deals():
+    counts = Hand.parse(HAND).counts
+    got = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=2))
+    again = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=1))
+    assert (got.mean, got.se) == (again.mean, again.se) and got.n == 6
+    dealer = Dealer(R, 2, predealt={1: Hand.parse(HAND).cards}, stream=(4, 7))
+    y = [passing_scores(R, row, Solver(), None, [1])[0] for row in dealer.deal(6)]
+    assert got.mean == pytest.approx(np.mean(y)) and got.se == pytest.approx(np.std(y, ddof=1) / np.sqrt(6))
+
+
+@pytest.mark.slow
+def test_fitted_model_round_trips_and_answers_a_hand(tmp_path, fitted):
+    rows, m = fitted
+    path = pv.save_defence(m, tmp_path / "m.json")
+    back = pv.load_defence(R, path)
+    assert back == m
+    v = back.value(Hand.parse(HAND).counts, R, 2)
+    x = pv.design(pv.defence_features(Hand.parse(HAND).counts[None], R), np.array([2]), 3)[0]
+    assert v.mean == pytest.approx(x @ np.asarray(m.coef)) and v.se > 0 and v.n == 36
+    # the fit's residuals sum to zero (an intercept) and its mean prediction is the data's mean
+    X = pv.design(pv.defence_features(rows.hands, R), rows.seats, 3)
+    assert (X @ np.asarray(m.coef)).mean() == pytest.approx(rows.scores.mean())
+
+
+def test_bad_input_is_one_line():
+    from binokel_sim.errors import InputError
+
+    with pytest.raises(InputError, match="seat: expected 0..2"):
+        pass_value(HAND, "standard", seat=3, samples=4)
+    with pytest.raises(InputError, match="at least 2"):
+        pass_value(HAND, "standard", samples=1)
+    with pytest.raises(InputError, match="auction"):
+        pass_value(HAND, "two-hand", samples=4)
+
+
+@pytest.mark.slow
+def test_bid_weighs_the_ladder_against_passing(capsys, tmp_path, monkeypatch, fitted):
+    _, m = fitted
+    monkeypatch.setattr(pv, "MODEL_FILE", tmp_path / "none.json")
+    d = run_json(capsys, "bid", HAND)
+    assert "no pass-value model" in d["versus_pass"]["missing"] and "gain_vs_pass" not in d["bids"][0]
+    pv.save_defence(m, tmp_path / "m.json")
+    monkeypatch.setattr(pv, "MODEL_FILE", tmp_path / "m.json")
+    d = run_json(capsys, "bid", HAND, "--seat", "1")
+    want = m.value(Hand.parse(HAND).counts, R, 1)
+    vs = d["versus_pass"]
+    assert vs["passing"]["mean"] == pytest.approx(want.mean) and vs["objective"] == "own"
+    e = np.array([b["expected_score"] for b in d["bids"]])
+    assert np.all(np.diff(e) <= 0)                       # non-increasing by construction
+    gains = np.array([b["gain_vs_pass"] for b in d["bids"]])
+    assert gains == pytest.approx(e - want.mean)
+    up = [b["bid"] for b in d["bids"] if b["gain_vs_pass"] > 0]
+    assert vs["bid_up_to"] == max(up) and vs["line"].startswith(f"bid up to {max(up)}")
+
+
+def test_bid_with_samples_reports_the_same_comparison_from_its_deals(capsys):
+    d = run_json(capsys, "bid", HAND, "--samples", "4", "--exact-every", "1", "--workers", "1")
+    vs = d["versus_pass"]
+    assert vs["passing"]["n"] == 4 and "where this hand passed" in vs["passing"]["basis"]
+    assert [g["bid"] for g in vs["gain"]] == [b["bid"] for b in d["bids"]]
+
+
+def test_bid_refuses_a_seat_outside_the_table(capsys):
+    assert_one_line_error(capsys, "bid", HAND, "--seat", "3", contains="--seat")
