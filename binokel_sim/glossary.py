@@ -102,6 +102,25 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "safe_p_make_hi": ("P(make) at the safe bid, high end", "P(make) at the safe bid counting every unresolved "
                                                             "deal as made (the other column counts them failed)."),
     "safe_p_make_hi_se": ("its standard error", "Standard error of the high end of P(make) at the safe bid."),
+    # study match: policy A in one seat against policy B (the other policy in every seat)
+    "against": ("against policy", "Policy B: bids in the other seats, and in every seat in the reference play."),
+    "gain": ("gain a round", "The seat's score a round with policy A minus with policy B on the same deals, mean "
+                             "over the seats."),
+    "gain_se": ("gain, standard error", "Standard error of the gain, clustered by deal."),
+    "gain_vs_others": ("gain, own minus others", "The gain in own score minus the mean of the other seats'."),
+    "gain_vs_others_se": ("own minus others, standard error", "Standard error, clustered by deal."),
+    "won_a": ("A wins auction", "Share of the rounds the seat wins the auction bidding by policy A."),
+    "won_b": ("B wins auction", "Share of the rounds the seat wins the auction bidding by policy B."),
+    "failed_a": ("A fails", "Share of the contracts won by policy A that fail (going out not counted)."),
+    "failed_b": ("B fails", "Share of the contracts won by policy B that fail (going out not counted)."),
+    "out_a": ("A goes out", "Share of the contracts won by policy A that it gives up after the Tapp."),
+    "out_b": ("B goes out", "Share of the contracts won by policy B that it gives up after the Tapp."),
+    "mean_bid_a": ("A's mean contract", "Mean winning bid of the seat under policy A."),
+    "mean_bid_b": ("B's mean contract", "Mean winning bid of the seat under policy B."),
+    "pass_predicted": ("pass value, predicted", "The fitted pass value (expected score when passing) of the bin's "
+                                                "hands."),
+    "pass_realised": ("score when passing", "What those seats scored when they passed and defended."),
+    "pass_realised_se": ("score when passing, standard error", "Standard error of the realised mean."),
     "predicted": ("predicted P(make)", "The formula's mean P(make) over the deals of the bin."),
     "realised": ("made", "Share of the bin's contracts actually made (double-dummy)."),
     "realised_se": ("made, standard error", "Standard error of the realised make rate."),

@@ -49,6 +49,7 @@ _TABLE = (
     Stream("bench_bid", (9, 9), "benchmarks/bench_bid.py"),
     Stream("defence", (0xDEF1,), "pass value: deals where each seat passes in turn (binokel fit defence)"),
     Stream("eval_pass", (4, 7), "evaluate_hand: the hand's own deals where it passes (the checked pass value)"),
+    Stream("match", (0x3A7C,), "study match: the deals of the duplicate match of bidding policies"),
     Stream("single_dummy", (0x5D01,), "single-dummy play: the worlds drawn at deal d's decisions", per="deal"),
 )
 

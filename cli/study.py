@@ -6,14 +6,86 @@ import click
 
 from binokel_sim.output import write_table
 
-from .common import echo_json, echo_table, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import (charts_options, echo_json, echo_table, json_option, out_option, quiet_option, rules_option,
+                     seed_option)
+from .study_options import solve_budget_option
 from .scale_options import scale_options
 from .numbers import Real, Whole
 
 
-@click.group(short_help="Studies of play: what open-card analysis overstates.")
+@click.group(short_help="Studies of play and bidding: the play gap, duplicate matches of bidding policies.")
 def study() -> None:
-    """Studies of how the cards are played (single-dummy against open cards)."""
+    """Studies of how the cards are played (single-dummy against open cards) and bid (duplicate matches)."""
+
+
+#: The summary's columns printed (--json and --out carry all).
+SHOWN = ("against", "deals", "gain", "gain_se", "gain_vs_others", "gain_vs_others_se", "won_a", "won_b", "failed_a",
+         "failed_b", "out_a", "out_b", "mean_bid_a", "mean_bid_b")
+
+
+@study.command("match", short_help="Duplicate match of bidding policies over whole auctions.")
+@rules_option
+@seed_option
+@click.option("--deals", type=Whole(1), default=1500, show_default=True, help="Deals of the match.")
+@click.option("--policy", default="vs-pass", show_default=True,
+              help="Policy A, in one seat: vs-pass, ceiling, safe or table.")
+@click.option("--against", "against", multiple=True, default=("ceiling", "safe", "table"), show_default=True,
+              help="Policy B in the other seats (repeat for several; each is a match of its own on the same deals).")
+@solve_budget_option
+@out_option("Write one row per deal, opponent policy and seat to FILE.csv, .parquet or .json.")
+@charts_options
+@json_option
+@quiet_option
+@scale_options
+def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, chart_format, as_json, quiet,
+              scale) -> None:
+    """Play each deal in whole auctions with policy A in one seat and B in the others, then with B in every
+    seat, A rotated over the seats; exchange, going out and double-dummy play by the engine. Prints the seat's
+    paired gain per round (own score, and own minus the others' mean) with SEs clustered by deal, auction,
+    failure and going-out shares, and the pass value against what passing seats realised.
+
+    \b
+    Example:
+      binokel study match --rules dabb --deals 1500 --policy vs-pass --against ceiling --against safe
+    """
+    from pathlib import Path
+
+    import pandas as pd
+
+    from binokel_sim.analyses.match import match_chart, match_summary, pass_calibration
+    from binokel_sim.game.match import MatchRows, match_job
+    from binokel_sim.output import write_figure
+
+    against = tuple(dict.fromkeys(against))
+    job = match_job(rules, deals, policy, against, seed, solve_budget)
+    rows = MatchRows.join(job.run(scale, desc="match deals"))
+    summary = match_summary(rows, policy, against)
+    calib = pass_calibration(rows)
+    if out:
+        write_table(pd.DataFrame(rows._asdict()).assign(against=lambda d: [against[k] for k in d["against"]]), out)
+    if charts is not None:
+        write_figure(match_chart(summary, rules.name, deals, seed), Path(charts) / f"match.{chart_format}")
+    head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "against": list(against),
+            "solve_budget_nodes": job.params.solve_budget}
+    if as_json:
+        echo_json({**head, "summary": summary.to_dict(orient="records"),
+                   "pass_calibration": calib.to_dict(orient="records")})
+        return
+    click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
+    click.echo(f"# policy A ({policy}) in one seat, B in the others, against B in every seat; a seat's points a"
+               " round, paired on the same deals, SE clustered by deal")
+    for r in summary.itertuples():
+        click.echo(f"{policy} vs {r.against}: gain {r.gain:+.1f} ± {r.gain_se:.1f} a round (own minus others"
+                   f" {r.gain_vs_others:+.1f} ± {r.gain_vs_others_se:.1f}); wins {r.won_a:.1%} of the auctions"
+                   f" (B: {r.won_b:.1%}), fails {r.failed_a:.1%} of them (B: {r.failed_b:.1%}), goes out"
+                   f" {r.out_a:.1%} (B: {r.out_b:.1%})")
+    echo_table(summary[list(SHOWN)], "{:.3f}")
+    if calib.empty:
+        click.echo("\n# pass value: not calibrated (no pass-value model fitted for these rules, or too few passing"
+                   " seats)")
+        return
+    click.echo("\n# pass value: predicted against realised by seats that passed under B (bins of the prediction)")
+    echo_table(calib, "{:.2f}")
 
 
 @study.command("play-gap", short_help="Single-dummy play against open cards: the gap.")

@@ -12,7 +12,8 @@ from binokel_sim.cli import commands
 
 RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bids"), ("compare",),
           ("simulate", "games"), ("report",), ("fit", "formula"), ("calibrate",), ("corpus", "build"),
-          ("study", "play-gap"), ("card",), ("fit", "defence")}
+          ("study", "play-gap"), ("card",), ("fit", "defence"),
+          ("study", "match")}
 LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh"), ("corpus", "phase2")}
 
 

@@ -133,6 +133,7 @@ CASES = [
     (["bid", HAND, "--confidence", "nan"], "'--confidence': 'nan' is not a finite number"),
     (["odds", "melds", "--deals", "inf"], "'--deals': 'inf' is not a finite number"),
     (["study", "play-gap", "--deals", str(10**15)], "in chunks of 4 make more than 1000000 chunks: ask for fewer"),
+    (["study", "match", "--rules", "four-solo", "--against", "greedy"], "unknown policy 'greedy'"),
     # Found by the fuzzer: a carriage return in a path split the message (now shown escaped).
     (["fit", "formula", "--corpus", "\r"], "corpus \\r: no such folder"),
     (["corpus", "phase2", "{corpus}", "--deals", "1" + "0" * 30], "'--deals': 1000000000000000000000000000000 is out"),

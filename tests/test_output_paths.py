@@ -35,6 +35,8 @@ WRITERS = [
     (["corpus", "phase2", "data/corpus/wuerttemberg", "--deals", "10"], [("--out", "table")]),
     (["fit", "instant"], [("--out", "table")]),
     (["study", "play-gap"], [("--out", "table"), ("--checkpoint", "folder")]),
+    (["study", "match", "--rules", "four-solo"], [("--out", "table"), ("--charts", "folder"),
+                                                  ("--checkpoint", "folder")]),
 ]
 
 
@@ -54,7 +56,7 @@ def test_every_writing_command_is_listed():
         outs = {p.name for p in cmd.params if p.name in ("out", "charts", "dist_out", "games_out", "deals_out")}
         if outs:
             found.add(path)
-    assert found == writers and len(found) == 21
+    assert found == writers and len(found) == 22
 
 
 @pytest.mark.parametrize("words,outputs", WRITERS, ids=[" ".join(w[:2]) for w, _ in WRITERS])
