@@ -39,7 +39,17 @@ def test_same_ladder_agrees_and_a_certain_make_is_no_difference():
     p = falling(280)
     p[:5] = 1.0  # P(make) 1.000 with no spread at the low bids, as the checked tier prints it
     c = compare_tiers(checked(p, 1000, 220, 280), instant(p, 220, 280))
-    assert c.agree and c.line().startswith("tiers agree") and c.bids == (220, 280)
+    assert c.agree and c.line().startswith("tiers agree: every P(make) at 150..290")
+    assert c.bids == tuple(range(150, 300, 10))
+
+
+def test_a_gap_between_the_deciding_bids_is_a_difference():
+    # the same at the deciding bids 220 and 280, 30 points apart at 250 (1 000 samples see it)
+    p = falling(280)
+    q = p.copy()
+    q[BIDS == 250] -= 0.30
+    c = compare_tiers(checked(p, 1000, 220, 280), instant(q, 220, 280))
+    assert not c.agree and c.differ_at == (250,) and "P(make) at 250" in c.line()
 
 
 def test_a_shifted_ladder_differs_at_the_deciding_bids_with_its_p_value():

@@ -7,18 +7,19 @@ default: the ladder of the model fitted on the shipped corpus
 :class:`~binokel_sim.evaluation.hand.HandEvaluation` that it has (``bids``, ``ceiling_bid``,
 ``safe_bid``, ``tapp_value``, ``n``).
 
-:func:`compare_tiers` tests the instant tier's P(make) at the *deciding bids* (both tiers' safe
-bids and ceilings) against the checked tier's samples: an exact binomial test of the checked
-count against the instant prediction at each bid, Bonferroni-corrected over the bids, so a
-P(make) of 1.000 with no spread is not a difference by itself. Where they differ, the line
+:func:`compare_tiers` tests the instant tier's P(make) at *every bid* from the minimum to one step
+above the highest of both tiers' safe bids and ceilings against the checked tier's samples: an
+exact binomial test of the checked count against the band of :data:`MARGIN` around the instant
+prediction at each bid, Bonferroni-corrected over the bids, so a P(make) of 1.000 with no spread
+is not a difference by itself. The tiers agree only when no bid differs. Where they differ, the line
 says why when the data say it: a hand beyond the instant tier's training hands (its fitted
 total outside the central 98 % of theirs), or a pool of few training deals.
 
->>> c = TierComparison(agree=True, bids=(230, 300), p_instant=(0.85, 0.52), p_checked=(0.83, 0.55), n=400,
-...                    ceilings=(300, 310), safes=(230, 230))
+>>> c = TierComparison(agree=True, bids=(290, 300, 310), p_instant=(0.85, 0.52, 0.3), p_checked=(0.83, 0.55, 0.3),
+...                    n=400, ceilings=(300, 310), safes=(290, 290))
 >>> print(c.line().replace("; ", ";" + chr(10)))
-tiers agree: P(make) at 230, 300 within the checked sampling error (n = 400;
-instant 0.85, 0.52, checked 0.83, 0.55);
+tiers agree: every P(make) at 290..310 within 0.05 and the checked sampling error (n = 400;
+largest gap 0.03 at 300: instant 0.52, checked 0.55);
 ceiling instant 300, checked 310
 """
 
@@ -122,9 +123,12 @@ class TierComparison:
         fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
         ceil = f"ceiling instant {_bid(self.ceilings[0])}, checked {_bid(self.ceilings[1])}"
         if self.agree:
-            return (f"tiers agree: P(make) at {', '.join(map(str, self.bids))} within the checked sampling error"
-                    f" (n = {self.n}; instant {fmt(self.p_instant)}, checked {fmt(self.p_checked)}); {ceil}")
-        at = [i for i, b in enumerate(self.bids) if b in self.differ_at]
+            gap = np.abs(np.subtract(self.p_instant, self.p_checked))
+            i = int(np.argmax(gap))
+            return (f"tiers agree: every P(make) at {self.bids[0]}..{self.bids[-1]} within {MARGIN:g} and the checked"
+                    f" sampling error (n = {self.n}; largest gap {gap[i]:.2f} at {self.bids[i]}: instant"
+                    f" {self.p_instant[i]:.2f}, checked {self.p_checked[i]:.2f}); {ceil}")
+        at = [i for i, b in enumerate(self.bids) if b in self.differ_at][:4]
         what = (f"P(make) at {', '.join(str(self.bids[i]) for i in at)}: instant {fmt(self.p_instant[i] for i in at)},"
                 f" checked {fmt(self.p_checked[i] for i in at)} (n = {self.n}, adjusted p = {self.p_value:.2g})"
                 if at else "P(make) within the sampling error")
@@ -136,7 +140,8 @@ def _bid(b: int | None) -> str:
 
 
 def compare_tiers(checked, instant: InstantEvaluation, rules: Rules | None = None) -> TierComparison:
-    """Test the instant tier's P(make) against the checked tier's samples at the deciding bids.
+    """Test the instant tier's P(make) against the checked tier's samples at every bid up to one step above
+    the deciding bids (both tiers' safe bids and ceilings).
 
     ``checked``: a :class:`~binokel_sim.evaluation.hand.HandEvaluation`. Each bid's checked count
     (P(make) x its effective n) is tested against the instant prediction with the exact binomial
@@ -145,8 +150,12 @@ def compare_tiers(checked, instant: InstantEvaluation, rules: Rules | None = Non
     """
     from binokel_sim.stats import binomial_test
 
-    bids = tuple(sorted({b for b in (instant.safe_bid, instant.ceiling_bid, checked.safe_bid, checked.ceiling_bid)
-                         if b is not None})) or (int(checked.rules.bidding.min_bid),)
+    rules = checked.rules
+    deciding = [b for b in (instant.safe_bid, instant.ceiling_bid, checked.safe_bid, checked.ceiling_bid)
+                if b is not None]
+    top = max(deciding, default=rules.bidding.min_bid) + rules.bidding.bid_step
+    bids = tuple(int(b) for b in np.asarray(instant.bids["bid"]) if rules.bidding.min_bid <= b <= top) or (
+        int(rules.bidding.min_bid),)
     p_i = _p_at(instant.bids, bids)
     cols = checked.ladder_at(np.asarray(bids))
     p_c = np.asarray(cols["p_make"], dtype=np.float64)
