@@ -172,9 +172,21 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
     lines += [*versus_lines(vs, no_pass),
               *_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
               *_bounds_lines(a),
-              ("Tapp value (open cards):" if real else "Tapp value:") +
-              "  {mean:.1f} ± {se:.1f} (n = {n}; one deal's spread sd {sd:.1f})".format(**a["tapp_value"])]
+              tapp_line(a["tapp_value"], real)]
     return "\n".join(lines)
+
+
+def tapp_line(tv: dict, real: bool = False) -> str:
+    """The Tapp's value for the hand: its own drawn Tapps with the corpus's hands like it as a reference, or
+    (a model without draws) the line of hands like it, labelled as such."""
+    cards = " (open cards)" if real else ""
+    if "reference" in tv:
+        r = tv["reference"]
+        return (f"Tapp value{cards} for this hand: {tv['mean']:.1f} ± {tv['se']:.1f} ({tv['n']} Tapps drawn for it"
+                f" through the exchange; one Tapp's spread sd {tv['sd']:.1f}); hands like it in the corpus:"
+                f" {r['mean']:.1f} ± {r['se']:.1f} (n = {r['n']})")
+    return (f"Tapp value{cards} of hands like this (the corpus's line, not this hand's own Tapps):"
+            f" {tv['mean']:.1f} ± {tv['se']:.1f} (n = {tv['n']}; one deal's spread sd {tv['sd']:.1f})")
 
 
 def _bounds_lines(a: dict) -> list[str]:

@@ -137,3 +137,29 @@ def test_bid_with_samples_reports_the_same_comparison_from_its_deals(capsys):
 
 def test_bid_refuses_a_seat_outside_the_table(capsys):
     assert_one_line_error(capsys, "bid", HAND, "--seat", "3", contains="--seat")
+
+
+def test_instant_tapp_value_is_the_hands_own_draws():
+    from binokel_sim.cards import CARD_POINTS
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.evaluation.instant_draws import draw_tapps, exchange_estimates
+    from binokel_sim.exchange.candidates import PLAY_WEIGHTS, play_estimate
+    from binokel_sim.melds.scorer import meld_total
+
+    m = load_instant(R)
+    a = m.advise(HAND, R, 0, 0.8, frame=False)
+    tv = a["tapp_value"]
+    assert tv["n"] == m.draws == 200 and tv["basis"] == "this hand's drawn Tapps" and tv["reference"]["n"] > 10_000
+    # by hand: per drawn Tapp, (estimate after the exchange) - (best trump of the hand alone + the Tapp's points),
+    # each plus the mean residual of its pool
+    h = Hand.parse(HAND).counts
+    tapps = draw_tapps(h, R, m.draws)
+    est, code, _ = exchange_estimates(R, np.repeat(h[None], m.draws, 0), tapps, 0)
+    assert (code < 4).all()                               # no Durch or Bettel for this hand
+    table = R.meld_array()
+    keep = max(meld_total(h, t, table) + play_estimate(h, t, PLAY_WEIGHTS) for t in range(4))
+    base = np.rint(keep + tapps.astype(np.int64) @ CARD_POINTS)
+    rows, edges = np.asarray(m.draw_rows), np.asarray(m.draw_edges)
+    res = np.array([rows[rows[:, 0] == k, 1].mean() for k in range(len(edges) + 1)])
+    want = (est + res[np.searchsorted(edges, est)]) - (base + res[np.searchsorted(edges, base)])
+    assert tv["mean"] == pytest.approx(want.mean()) and tv["se"] == pytest.approx(want.std(ddof=1) / np.sqrt(200))

@@ -201,7 +201,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     hand = "EA EK EO EU GA G10 GK GO HO HU SA SU"
     text = render_instant(model.advise(hand, r, 0, 0.8, frame=False), hand, 0, r, 0.8)
     assert "play: single-dummy at every seat" in text and "20 sampled deals a decision" in text
-    assert "the single-dummy total taken as" in text and "Tapp value (open cards):" in text
+    assert "the single-dummy total taken as" in text and "Tapp value (open cards)" in text
     assert "--samples" not in text  # the checked tier plays open cards only
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
         si.fit_sd(r, tmp_path)

@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from binokel_sim.censored import impute, line_fit
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.evaluation.going_out import MODEL_FILE, EstimateError, fit_estimate_error
@@ -247,8 +248,17 @@ class InstantModel:
             basis += f" (the line fitted on {p['n_train']} deals, {p['phase2_train']} decided)"
         return {"total": total, "n": n, "basis": basis, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
-                "tapp_value": {"mean": tv, "se": tse, "sd": float(tsd), "n": int(self.provenance.get("n_tapp", n))},
+                "tapp_value": self._tapp(rules, counts, seat, {"mean": tv, "se": tse, "sd": float(tsd),
+                                                               "n": int(self.provenance.get("n_tapp", n))}),
                 "surrender_decided_by": self.surrender_basis, **out, "provenance": self.provenance}
+
+    def _tapp(self, rules: Rules, counts: np.ndarray, seat: int, line: dict) -> dict:
+        """The drawn ladder: this hand's own Tapp value, the line's (hands like it) as its ``reference``."""
+        from binokel_sim.evaluation.instant_draws import hand_tapp_value
+
+        return {**hand_tapp_value(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
+                                  self.draw_shift[seat], self.draws), "basis": "this hand's drawn Tapps",
+                "reference": line} if self.drawn else {**line, "basis": "the line of hands like it"}
 
     @property
     def surrender_basis(self) -> str:
@@ -281,7 +291,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1,
     seats = np.eye(rules.n_seats)[d["soloist"].to_numpy()][:, 1:]  # seat 0 is the baseline
     A = np.column_stack([np.ones(len(d)), X, seats])
     lo, hi = row_bounds(d, "value")
-    beta, sd = _line(A, lo, hi)
+    beta, sd = line_fit(A, lo, hi)
     pred = A @ beta
     rng = np.random.default_rng([seed, 0x1A57])
     y = impute(pred, sd, lo, hi, rng)
@@ -295,7 +305,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1,
     edges = np.quantile(pred, np.arange(1, RESIDUAL_POOLS) / RESIDUAL_POOLS)
     pool = np.searchsorted(edges, pred)
     At = np.column_stack([np.ones(len(df)), df[list(FEATURES)].to_numpy(np.float64)])
-    tb, tsd = _line(At, *row_bounds(df, "tapp_value"))
+    tb, tsd = line_fit(At, *row_bounds(df, "tapp_value"))
     tcov = tsd ** 2 * np.linalg.pinv(At.T @ At)
     draws = _draw_fit(d, y, est, budgeted, rules) if ladder == "drawn" else {"why": "the line (asked for)"}
     prov = {**(provenance or {}), "n_train": int(len(d)), "n_tapp": int(len(df)), "ladder": draws.pop("why"),
@@ -330,41 +340,6 @@ def _draw_fit(d, y: np.ndarray, est: np.ndarray, budgeted: bool, rules: Rules) -
     return {"draws": draws, "draw_edges": edges, "draw_rows": rows.tolist(), "draw_shift": shift,
             "why": (f"drawn: {draws} Tapps per hand through the heuristic exchange, the play as the corpus's"
                     f" residuals of its estimate ({RESIDUAL_POOLS} pools of {QUANTILES} rows)")}
-
-
-def _line(A: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least squares of exact values; the censored normal fit where some are intervals. Returns (beta, sd)."""
-    if (lo < hi).any():
-        from binokel_sim.censored import fit
-
-        beta, sigma = fit(A, lo, hi)
-        return beta, float(sigma)
-    beta = np.linalg.lstsq(A, lo, rcond=None)[0]
-    return beta, float(np.std(lo - A @ beta, ddof=A.shape[1]))
-
-
-def impute(mu: np.ndarray, sd: float, lo: np.ndarray, hi: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Each ``y`` with ``lo <= y <= hi``: exact where ``lo == hi``, else an integer drawn from ``N(mu, sd^2)``
-    restricted to ``lo..hi`` (totals are whole points); where the normal leaves the interval no weight to
-    double precision, the bound nearer ``mu``.
-
-    >>> rng = np.random.default_rng(0)
-    >>> float(impute(np.array([0.0, 0.0]), 10.0, np.array([5.0, 0.0]), np.array([5.0, 900.0]), rng)[0])
-    5.0
-    >>> y = impute(np.zeros(2000), 10.0, np.zeros(2000), np.full(2000, 900.0), rng)  # half-normal, mean 8
-    >>> bool(0 <= y.min()) and round(float(y.mean()))
-    8
-    """
-    y = lo.astype(np.float64).copy()
-    u = rng.random(len(lo))
-    for i in np.flatnonzero(lo < hi):
-        k = np.arange(lo[i], hi[i] + 1.0)
-        w = np.exp(-0.5 * ((k - mu[i]) / max(sd, 1e-9)) ** 2)
-        if w.sum() > 0:
-            y[i] = k[min(int(np.searchsorted(np.cumsum(w) / w.sum(), u[i])), len(k) - 1)]
-        else:
-            y[i] = lo[i] if mu[i] < lo[i] else hi[i]
-    return y
 
 
 def model_file(play: str = "double-dummy") -> Path:

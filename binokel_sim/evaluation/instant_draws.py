@@ -130,6 +130,47 @@ def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.nda
                 base_result=result, durch=np.zeros(n, bool))
 
 
+def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
+                    draws: int = DRAWS) -> dict[str, float]:
+    """What the Tapp is worth to this hand: per drawn Tapp (the same draws as :func:`drawn_parts`), the
+    model's expected total after the exchange minus its expected total keeping the hand and laying the Tapp
+    away unseen (the hand's best trump, the Tapp's card points as discards), each the exchange's estimate
+    plus the mean residual of its pool; mean, SE and sd over the draws (``n``: the draws). A Durch or Bettel
+    the exchange picks counts its score. The residual model's own error is not in the SE.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> from binokel_sim.evaluation.instant import load_instant
+    >>> from binokel_sim.dealing.hand_input import as_counts
+    >>> r = load_rules("standard"); m = load_instant(r)
+    >>> h = as_counts("EA EA EK EO EU GA G10 HA HK SA SO SU", "hand", 12, r)
+    >>> tv = hand_tapp_value(r, h, 0, m.draw_edges, np.asarray(m.draw_rows), m.draw_shift[0], m.draws)
+    >>> tv["n"], 0 < tv["se"] < 10
+    (200, True)
+    """
+    from binokel_sim.cards import CARD_POINTS
+    from binokel_sim.exchange.candidates import PLAY_WEIGHTS, fixed_discard_values
+
+    h = np.ascontiguousarray(counts, dtype=np.uint8)
+    tapps = draw_tapps(h, rules, draws)
+    est, code, made = exchange_estimates(rules, np.repeat(h[None], draws, 0), tapps, seat)
+    table, vals = rules.meld_array(), np.empty(4, dtype=np.float64)
+    base = np.empty(draws, dtype=np.int64)
+    for i in range(draws):
+        fixed_discard_values(h, np.int64(tapps[i].astype(np.int64) @ CARD_POINTS), table, PLAY_WEIGHTS, np.int64(1),
+                             vals)
+        base[i] = int(round(vals.max()))
+    edges = np.asarray(edges, dtype=np.float64)
+    mean_res = np.array([rows[rows[:, 0] == k, 1].mean() for k in range(len(edges) + 1)])
+    expect = lambda e: e + shift + mean_res[np.searchsorted(edges, e)]  # noqa: E731
+    special = np.where(code == DURCH_CODE, np.where(made, special_score(rules, "durch", True),
+                                                      special_score(rules, "durch", False)),
+                       np.where(made, special_score(rules, "bettel", True), special_score(rules, "bettel", False)))
+    with_tapp = np.where(is_trump(code), expect(est), special)
+    d = with_tapp - expect(base)
+    sd = float(d.std(ddof=1))
+    return {"mean": float(d.mean()), "se": float(sd / np.sqrt(draws)), "sd": sd, "n": int(draws)}
+
+
 def rescale(cols: dict[str, np.ndarray], draws: int) -> dict[str, np.ndarray]:
     """Ladder columns of :func:`drawn_parts` with ``n`` and the standard errors of ``draws`` deals (the
     pseudo-deals of one draw share its Tapp: the Tapp draws are the independent ones)."""

@@ -132,8 +132,9 @@ class DefenceModel:
         x = self.design(defence_features(np.asarray(counts)[None], rules), np.array([seat]))[0]
         mean = float(x @ np.asarray(self.coef))
         se = float(np.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
-        basis = (f"fitted on {self.n} deals of {self.provenance.get('deals', '?')} where one seat passed and the"
-                 f" others bid and played as the game simulator does, seed {self.provenance.get('seed', '?')}")
+        basis = (f"fitted on {self.n} passing seats of {self.provenance.get('deals', '?')} deals where each seat in"
+                 " turn passed and the others bid and played as the game simulator does, seed"
+                 f" {self.provenance.get('seed', '?')}")
         return PassValue(mean=mean, se=se, sd=float(self.sd), n=int(self.n), basis=basis)
 
 
