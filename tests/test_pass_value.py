@@ -39,6 +39,7 @@ def test_versus_pass_gain_and_its_error_by_hand():
     assert vs.gain.tolist() == [200, 40, 4, -10]
     assert vs.gain_se.tolist() == [5.0] * 4          # sqrt(4^2 + 3^2)
     assert vs.bid_up_to == 170 and vs.at(170) == (4.0, 5.0)
+    assert vs.sure_up_to == 160                          # 40 - 2 x 5 > 0, 4 - 2 x 5 < 0
     assert vs.line().startswith("bid up to 170: winning there scores 104.0 ± 4.0, passing 100.0 ± 3.0")
 
 

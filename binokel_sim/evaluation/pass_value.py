@@ -27,8 +27,9 @@ whose E[score] is below passing.
 >>> vs = versus_pass(cols, pv)
 >>> vs.bid_up_to, vs.gain.tolist()
 (160, [120.0, 10.0, -20.0])
->>> vs.line()
-'bid up to 160: winning there scores 90.0 ± 10.0, passing 80.0 ± 2.0, a gain of +10.0 ± 10.2'
+>>> print(vs.line().replace(", a gain", "," + chr(10) + "a gain"))
+bid up to 160: winning there scores 90.0 ± 10.0, passing 80.0 ± 2.0,
+a gain of +10.0 ± 10.2 (ahead by more than 2 SE up to 150)
 """
 
 from __future__ import annotations
@@ -100,11 +101,10 @@ class PassValue:
     def line(self) -> str:
         """One line for a player.
 
-        >>> PassValue(80.04, 2.0, 40.0, 500, "demo").line()
-        'passing: 80.0 ± 2.0 (n = 500; one deal spreads sd 40.0; demo)'
+        >>> PassValue(80.04, 2.0, 40.0, 500, "500 demo deals").line()
+        "passing: 80.0 ± 2.0 (500 demo deals; one deal's spread sd 40.0)"
         """
-        return (f"passing: {self.mean:.1f} ± {self.se:.1f} (n = {self.n}; one deal spreads sd {self.sd:.1f};"
-                f" {self.basis})")
+        return f"passing: {self.mean:.1f} ± {self.se:.1f} ({self.basis}; one deal's spread sd {self.sd:.1f})"
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "meaning": MEANING}
@@ -132,9 +132,8 @@ class DefenceModel:
         x = self.design(defence_features(np.asarray(counts)[None], rules), np.array([seat]))[0]
         mean = float(x @ np.asarray(self.coef))
         se = float(np.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
-        basis = (f"fitted on {self.n} passing seats of {self.provenance.get('deals', '?')} deals where each seat in"
-                 " turn passed and the others bid and played as the game simulator does, seed"
-                 f" {self.provenance.get('seed', '?')}")
+        basis = (f"a line fitted on {self.n} seats made to pass in {self.provenance.get('deals', '?')} simulated"
+                 f" deals, seed {self.provenance.get('seed', '?')}")
         return PassValue(mean=mean, se=se, sd=float(self.sd), n=int(self.n), basis=basis)
 
 
@@ -220,6 +219,8 @@ class VersusPass:
     expected_score_se: np.ndarray
     passing: PassValue
     bid_up_to: int | None
+    #: The last bid of the run from the minimum where the gain is more than two SEs above 0 (None: none).
+    sure_up_to: int | None = None
     #: What the scores count: ``own`` (the seat's own score).
     objective: str = "own"
 
@@ -236,13 +237,15 @@ class VersusPass:
             return (f"pass: winning even at {int(self.bids[0])} scores less than passing ({p.mean:.1f} ± {p.se:.1f}),"
                     f" a gain of {g:+.1f} ± {se:.1f}")
         i = int(np.flatnonzero(self.bids == self.bid_up_to)[0])
+        sure = (f" (ahead by more than 2 SE up to {self.sure_up_to})" if self.sure_up_to is not None else
+                " (ahead by more than 2 SE at no bid)")
         return (f"bid up to {self.bid_up_to}: winning there scores {self.expected_score[i]:.1f} ±"
                 f" {self.expected_score_se[i]:.1f}, passing {p.mean:.1f} ± {p.se:.1f}, a gain of"
-                f" {self.gain[i]:+.1f} ± {self.gain_se[i]:.1f}")
+                f" {self.gain[i]:+.1f} ± {self.gain_se[i]:.1f}" + sure)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bid_up_to": self.bid_up_to, "objective": self.objective, "passing": self.passing.to_dict(),
-                "line": self.line(),
+        return {"bid_up_to": self.bid_up_to, "sure_up_to": self.sure_up_to, "objective": self.objective,
+                "passing": self.passing.to_dict(), "line": self.line(),
                 "gain": [{"bid": int(b), "gain": float(g), "gain_se": float(s)}
                          for b, g, s in zip(self.bids, self.gain, self.gain_se)]}
 
@@ -257,9 +260,10 @@ def versus_pass(cols, passing: PassValue) -> VersusPass:
     gain_se = np.sqrt(se ** 2 + passing.se ** 2)
     # The unbroken run from the minimum bid: never advise a bid above one where passing was better.
     beats = np.cumprod(gain > 0).astype(bool)
-    up_to = int(bids[beats][-1]) if beats.any() else None
+    sure = np.cumprod(gain - 2 * gain_se > 0).astype(bool)
     return VersusPass(bids=bids, gain=gain, gain_se=gain_se, expected_score=e, expected_score_se=se,
-                      passing=passing, bid_up_to=up_to)
+                      passing=passing, bid_up_to=int(bids[beats][-1]) if beats.any() else None,
+                      sure_up_to=int(bids[sure][-1]) if sure.any() else None)
 
 
 __all__ = ["DEFENCE_FEATURES", "DefenceModel", "MEANING", "PassValue", "VersusPass", "defence_features",
