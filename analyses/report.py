@@ -9,6 +9,8 @@
   read from a matching corpus where there is one (:mod:`binokel_sim.analyses.report_play`),
   giving the Tapp's value, the bid ladder (P(make) against bid by hand class) and the
   trump choice;
+* **a duplicate match** -- bidding policies over whole auctions, read from the shipped rows of
+  ``binokel study match`` (:mod:`binokel_sim.analyses.report_match`);
 * **Durch odds** -- how often the soloist holds a sure Durch with the Tapp
   (:func:`binokel_sim.analyses.compare.durch_chunk`, a fast kernel over many deals);
 * **hand-point formula** -- the committed coefficients when fitted for these rules
@@ -344,6 +346,9 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     phases = study_phases(src)  # a 48-card corpus with phase 2: point figures from both phases
     sections.append(tapp_section(rules, study, src, melds, phases))
     sections.append(bid_section(rules, study, src, phases))
+    from binokel_sim.analyses.report_match import match_section
+
+    sections.append(match_section(rules))
     from binokel_sim.analyses.report_realplay import real_play_section
 
     sections.append(timed("real play", real_play_section, rules, None, scale))

@@ -118,3 +118,18 @@ def test_vs_pass_match_runs_from_the_cli(capsys, tmp_path, monkeypatch):
     assert s["policy"] == "vs-pass" and s["against"] == "ceiling" and s["deals"] == 12
     assert np.isfinite(s["gain_se"]) and (tmp_path / "ch" / "match.png").stat().st_size > 0
     assert sum(c["n"] for c in out["pass_calibration"]) > 0
+    # the report reads the rows back as shipped rows of these rules (by content hash)
+    import pandas as pd
+
+    from binokel_sim.analyses import report_match
+
+    rows = pd.read_csv(tmp_path / "rows.csv", comment="#")
+    back = report_match.rows_of_frame(rows, ["ceiling"])
+    assert back.deal.tolist() == rows["deal"].tolist() and set(back.against.tolist()) == {0}
+    run_cli_rows = run_json(capsys, "study", "match", "--rules", "four-solo", "--deals", "12", "--against", "ceiling",
+                            "--workers", "1", "--out", str(tmp_path / "four-solo.parquet"))
+    monkeypatch.setattr(report_match, "shipped_root", lambda: tmp_path)
+    sec = report_match.match_section(R4)
+    assert sec.tables[0][1]["gain"].iloc[0] == pytest.approx(run_cli_rows["summary"][0]["gain"])
+    assert sec.figures and "Against 'ceiling'" in " ".join(sec.text)
+    assert report_match.shipped_match(load_rules("standard")) is None     # another preset's name: not shipped
