@@ -44,7 +44,7 @@ from binokel_sim.pool import Interrupted, wait_all as _wait_all
 from binokel_sim import versions
 
 __all__ = ["Chunk", "Checkpoint", "Interrupted", "Job", "Scale", "check_scheduler", "chunk_ranges", "connect",
-           "require_dask", "run_chunks", "run_job", "run_jobs", "run_local_chunks"]
+           "join_rows", "require_dask", "run_chunks", "run_job", "run_jobs", "run_local_chunks"]
 
 T = TypeVar("T")
 
@@ -361,6 +361,23 @@ def _run_local(jobs: Sequence["Job | _Closure"], todo: list[tuple[int, Chunk]], 
 
     # Chunks finished before a failure or Ctrl-C are already stored by ``finish``.
     _wait_all(one, todo, min(workers, len(todo)), checkpoint, already, already + len(todo), what)
+
+
+def join_rows(cls: Any, parts: Sequence[Any]) -> Any:
+    """One ``cls`` (a NamedTuple of arrays, each chunk's rows) of all chunks, in order: chunks read back from a
+    checkpoint are plain tuples, so each is rebuilt as ``cls`` first.
+
+    >>> from typing import NamedTuple
+    >>> import numpy as np
+    >>> class Rows(NamedTuple):
+    ...     x: np.ndarray
+    >>> join_rows(Rows, [Rows(np.array([1])), (np.array([2, 3]),)]).x.tolist()
+    [1, 2, 3]
+    """
+    import numpy as np
+
+    parts = [cls(*p) for p in parts]
+    return cls(*(np.concatenate([p[k] for p in parts]) for k in range(len(cls._fields))))
 
 
 def _demo_chunk(job: Job, chunk: Chunk) -> int:

@@ -36,7 +36,7 @@ from binokel_sim.evaluation.pass_value import PassValue
 from binokel_sim.game.auction import auction
 from binokel_sim.game.simulate import ceiling, play_budget, play_deal
 from binokel_sim.rules import Rules
-from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, run_local_chunks
+from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, join_rows, run_local_chunks
 
 #: Deals per chunk: a deal takes about 0.2 s at 40 cards, so a chunk is seconds of work.
 CHUNK_DEALS = 20
@@ -53,9 +53,7 @@ class PassRows(NamedTuple):
     @staticmethod
     def join(parts) -> "PassRows":
         """One :class:`PassRows` of chunks' rows (tuples read back from a checkpoint too)."""
-        parts = [PassRows(*p) for p in parts]
-        return PassRows(np.concatenate([p.hands for p in parts]), np.concatenate([p.seats for p in parts]),
-                        np.concatenate([p.scores for p in parts]))
+        return join_rows(PassRows, parts)
 
 
 def passing_scores(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> np.ndarray:

@@ -41,7 +41,7 @@ from binokel_sim.evaluation.features import FEATURES, features_of
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.rules import Rules
-from binokel_sim.runner import Chunk, Job
+from binokel_sim.runner import Chunk, Job, join_rows
 from binokel_sim.scoring import SURRENDER
 
 POLICIES = ("ceiling", "safe", "vs-pass", "table")
@@ -140,8 +140,8 @@ class MatchRows(NamedTuple):
 
     @staticmethod
     def join(parts) -> "MatchRows":
-        parts = [MatchRows(*p) for p in parts]
-        return MatchRows(*(np.concatenate([p[k] for p in parts]) for k in range(len(MatchRows._fields))))
+        """One :class:`MatchRows` of chunks' rows (tuples read back from a checkpoint too)."""
+        return join_rows(MatchRows, parts)
 
 
 class _Plays:
