@@ -164,3 +164,14 @@ def test_instant_tapp_value_is_the_hands_own_draws():
     res = np.array([rows[rows[:, 0] == k, 1].mean() for k in range(len(edges) + 1)])
     want = (est + res[np.searchsorted(edges, est)]) - (base + res[np.searchsorted(edges, base)])
     assert tv["mean"] == pytest.approx(want.mean()) and tv["se"] == pytest.approx(want.std(ddof=1) / np.sqrt(200))
+
+
+def test_the_python_api_carries_the_comparison_as_a_typed_result(capsys):
+    import binokel_sim
+
+    ev = binokel_sim.evaluate_hand(HAND, "standard", seat=1)
+    vs = ev.versus_pass
+    assert isinstance(vs, binokel_sim.VersusPass) and isinstance(vs.passing, binokel_sim.PassValue)
+    assert vs.passing.mean == pytest.approx(binokel_sim.pass_value(HAND, "standard", seat=1).mean)
+    d = run_json(capsys, "bid", HAND, "--seat", "1")
+    assert d["versus_pass"]["bid_up_to"] == vs.bid_up_to == ev.to_dict()["versus_pass"]["bid_up_to"]
