@@ -106,7 +106,11 @@ def match_chart(summary: pd.DataFrame, rules_label: str, deals: int, seed: int):
     a = summary["policy"].iloc[0]
     title = (f"Bidding by '{a}' in one seat, each other policy in the rest\n"
              f"{rules_label}, {deals} deals, seed {seed}; whiskers: 95 %")
-    return grouped_bars(long, "against", "measure", "gain", "se", title, ylabel=f"gain of '{a}' (points a round)")
+    fig = grouped_bars(long, "against", "measure", "gain", "se", title, ylabel=f"gain of '{a}' (points a round)")
+    fig.axes[0].set_xlabel("policy of the other seats")
+    fig.axes[0].axhline(0, color="grey", linewidth=0.8)
+    fig.tight_layout()
+    return fig
 
 
 __all__ = ["match_chart", "match_summary", "pass_calibration"]

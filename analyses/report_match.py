@@ -76,8 +76,7 @@ def match_section(rules: Rules) -> Section:
                   f"'{policy}' (bid up to the last bid where winning beats passing) and the others by another "
                   "policy, then with that policy in every seat, the seat rotated; exchange, going out and "
                   "double-dummy play as `simulate games` plays them. Gains are the seat's points a round, paired on "
-                  "the same cards, their errors clustered by deal (command: "
-                  f"`{prov.get('command', 'binokel study match')}`).")
+                  f"the same cards, their errors clustered by deal (`{prov.get('command', 'binokel study match')}`).")
     for r in summary.itertuples():
         s.text.append(f"Against '{r.against}': {r.gain:+.1f} ± {r.gain_se:.1f} points a round (own minus the "
                       f"others' mean {r.gain_vs_others:+.1f} ± {r.gain_vs_others_se:.1f}); the seat wins "
