@@ -65,8 +65,15 @@ def match_section(rules: Rules) -> Section:
     s = Section("match", "Bidding against passing: a duplicate match")
     got = shipped_match(rules)
     if got is None:
-        s.text.append(f"No duplicate match is shipped for these rules: `binokel study match --rules {rules.name} "
-                      "--deals 1500` measures how the bidding policies fare over whole auctions.")
+        from binokel_sim.evaluation.instant import load_instant
+        from binokel_sim.evaluation.pass_value import load_defence
+
+        first = [f"`binokel {c} --rules {rules.name} --write`" for c, m in
+                 (("fit instant", load_instant(rules)), ("fit defence", load_defence(rules))) if m is None]
+        s.text.append("No duplicate match is shipped for these rules: "
+                      + (f"{' and '.join(first)}, then " if first else "")
+                      + f"`binokel study match --rules {rules.name} --deals 1500` measures how the bidding policies"
+                        " fare over whole auctions.")
         return s
     rows, prov = got
     policy, against = str(prov["policy"]), tuple(prov["against"])
