@@ -322,7 +322,10 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
     ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
                        settings=st, scale=scale, se=se)
-    vs, _ = _versus(rules, h.cards, seat, ev.bids, samples, seed, scale)
+    from binokel_sim.game.defence import CHECKED_PASS_DEALS
+
+    # The pass value from the checked tier's own kind of deals: as many as it used, at most CHECKED_PASS_DEALS.
+    vs, _ = _versus(rules, h.cards, seat, ev.bids, max(2, min(ev.n, CHECKED_PASS_DEALS)), seed, scale)
     if out is not None:
         import pandas as pd
 

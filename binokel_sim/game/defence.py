@@ -40,6 +40,9 @@ from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, join_rows, run_l
 
 #: Deals per chunk: a deal takes about 0.2 s at 40 cards, so a chunk is seconds of work.
 CHUNK_DEALS = 20
+#: The checked tier's pass value plays at most this many deals: one deal spreads about 40 points, so 200 give an SE
+#: near 3, below the ladder's own errors at the bids that matter.
+CHECKED_PASS_DEALS = 200
 
 
 class PassRows(NamedTuple):
@@ -163,4 +166,5 @@ def pass_value(hand, rules="standard", seat: int = 0, samples: int | None = None
     return m.value(counts, rules, seat)
 
 
-__all__ = ["DefenceParams", "PassRows", "defence_job", "pass_value", "pass_value_checked", "passing_scores"]
+__all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PassRows", "defence_job", "pass_value", "pass_value_checked",
+           "passing_scores"]
