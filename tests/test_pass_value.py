@@ -175,3 +175,9 @@ def test_the_python_api_carries_the_comparison_as_a_typed_result(capsys):
     assert vs.passing.mean == pytest.approx(binokel_sim.pass_value(HAND, "standard", seat=1).mean)
     d = run_json(capsys, "bid", HAND, "--seat", "1")
     assert d["versus_pass"]["bid_up_to"] == vs.bid_up_to == ev.to_dict()["versus_pass"]["bid_up_to"]
+
+
+def test_a_ladder_without_an_error_claims_no_clear_lead():
+    p = pv.PassValue(mean=100.0, se=3.0, sd=50.0, n=400, basis="t")
+    vs = pv.versus_pass(_cols([300, 200], [np.nan, np.nan]), p)   # one deal: no standard error
+    assert vs.bid_up_to == 160 and vs.sure_up_to is None and np.isnan(vs.gain_se).all()

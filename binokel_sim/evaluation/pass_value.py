@@ -255,7 +255,8 @@ def versus_pass(cols, passing: PassValue) -> VersusPass:
     ``passing``; see the module docstring."""
     bids = np.asarray(cols["bid"], dtype=np.int64)
     e = np.asarray(cols["expected_score"], dtype=np.float64)
-    se = np.nan_to_num(np.asarray(cols["expected_score_se"], dtype=np.float64), nan=0.0)
+    # A ladder of one deal has no error (NaN): the gain's stays NaN and no bid is called "ahead by 2 SE".
+    se = np.asarray(cols["expected_score_se"], dtype=np.float64)
     gain = e - passing.mean
     gain_se = np.sqrt(se ** 2 + passing.se ** 2)
     # The unbroken run from the minimum bid: never advise a bid above one where passing was better.

@@ -95,17 +95,33 @@ class HandLimits(NamedTuple):
     pass_value: float
 
 
-def hand_limits(counts: np.ndarray, rules: Rules, seat: int, policies) -> HandLimits:
-    """The highest bid of the hand at ``seat`` under each of ``policies`` (see the module docstring)."""
-    from binokel_sim.evaluation.instant import load_instant
-    from binokel_sim.evaluation.pass_value import load_defence, versus_pass
+class Models(NamedTuple):
+    """The fitted models the policies read: the instant tier (None where no policy needs it) and the pass value
+    (None where none is fitted). Loaded once per chunk: the instant model's file is megabytes."""
 
+    instant: object
+    defence: object
+
+    @staticmethod
+    def of(rules: Rules, policies) -> "Models":
+        from binokel_sim.evaluation.instant import load_instant
+        from binokel_sim.evaluation.pass_value import load_defence
+
+        need = bool(set(policies) & {"ceiling", "safe", "vs-pass"})
+        return Models(load_instant(rules) if need else None, load_defence(rules))
+
+
+def hand_limits(counts: np.ndarray, rules: Rules, seat: int, policies, models: Models | None = None) -> HandLimits:
+    """The highest bid of the hand at ``seat`` under each of ``policies`` (see the module docstring); ``models``:
+    as :meth:`Models.of` loads them (loaded here when not given)."""
+    from binokel_sim.evaluation.pass_value import versus_pass
+
+    m = models or Models.of(rules, policies)
     out: dict[str, int] = {}
     a = None
-    if set(policies) & {"ceiling", "safe", "vs-pass"}:
-        a = load_instant(rules).advise(cards_of(counts), rules, seat, CONFIDENCE, frame=False)  # type: ignore[union-attr]
-    d = load_defence(rules)
-    pv = d.value(counts, rules, seat) if d is not None else None
+    if m.instant is not None:
+        a = m.instant.advise(cards_of(counts), rules, seat, CONFIDENCE, frame=False)  # type: ignore[attr-defined]
+    pv = m.defence.value(counts, rules, seat) if m.defence is not None else None  # type: ignore[attr-defined]
     for p in policies:
         if p == "table":
             out[p] = table_limit(counts, rules)
@@ -180,9 +196,10 @@ def match_chunk(job: Job, chunk: Chunk) -> MatchRows:
     sl = seat_slices(rules)
     rows = Dealer(rules, job.seed, stream=streams.stream("match")).deal(chunk.size, start=chunk.start)
     cols: dict[str, list] = {k: [] for k in MatchRows._fields}
+    policies = (prm.policy, *prm.against)
+    models = Models.of(rules, policies)
     for j, row in zip(range(chunk.start, chunk.stop), rows):
-        lim = [hand_limits(counts_of(row[sl[s]], check=False), rules, s, (prm.policy, *prm.against))
-               for s in range(n)]
+        lim = [hand_limits(counts_of(row[sl[s]], check=False), rules, s, policies, models) for s in range(n)]
         play = _Plays(rules, row, solver, prm.solve_budget)
         for b_index, b in enumerate(prm.against):
             base = [lim[s].limits[b] for s in range(n)]
