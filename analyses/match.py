@@ -10,9 +10,11 @@ clustered by deal, auction, failure and going-out shares, and the pass value's c
   it wins that it fails / goes out of (each with its Wilson SE ``sqrt(p(1-p)/n)``, n its contracts);
 * ``score_a``/``score_b``: the seat's mean score per round.
 
-:func:`pass_calibration`: on the rows where the seat bid by B and did not win the auction (it passed and
-defended), the fitted pass value against the realised score in ``bins`` quantile bins of the prediction,
-each with n and the realised mean's SE and ``z`` = gap / SE.
+:func:`pass_calibration`: the fitted pass value against the score of every seat had it passed at once with
+the first B in the other seats (the counterfactual the pass value is: ``passed_b``), in ``bins`` quantile
+bins of the prediction, each with n and the realised mean's SE and ``z`` = gap / SE; ``event="natural"``
+the same on the seats that bid by B and lost the auction, who score more (:func:`competing_gain`: bidding
+up made the soloist pay more).
 
 >>> import numpy as np
 >>> from binokel_sim.game.match import MatchRows
@@ -20,7 +22,8 @@ each with n and the realised mean's SE and ``z`` = gap / SE.
 >>> r = MatchRows(deal=np.array([0, 0, 1, 1]), against=np.zeros(4, int), seat=np.array([0, 1, 0, 1]),
 ...               score_a=np.array([10, 0, 30, 0]), score_b=np.array([0, 0, 10, 0]), others_a=np.zeros(4),
 ...               others_b=np.zeros(4), won_a=z, won_b=z, failed_a=z, failed_b=z, out_a=z, out_b=z,
-...               bid_a=np.zeros(4, int), bid_b=np.zeros(4, int), pass_value=np.full(4, np.nan))
+...               bid_a=np.zeros(4, int), bid_b=np.zeros(4, int), pass_value=np.full(4, np.nan),
+...               passed_b=np.full(4, np.nan))
 >>> s = match_summary(r, "vs-pass", ("ceiling",))
 >>> s[["policy", "against", "deals", "gain", "gain_se"]].values.tolist()   # deal means 5 and 10
 [['vs-pass', 'ceiling', 2, 7.5, 2.5]]
@@ -70,11 +73,19 @@ def match_summary(rows: MatchRows, policy: str, against: tuple[str, ...]) -> pd.
     return pd.DataFrame(out)
 
 
-def pass_calibration(rows: MatchRows, bins: int = 10) -> pd.DataFrame:
-    """Predicted pass value against the realised score of seats that passed under B (see the module
-    docstring); empty where no pass value was fitted."""
-    m = (rows.against == 0) & ~rows.won_b & np.isfinite(rows.pass_value)
-    pred, real = rows.pass_value[m], rows.score_b[m].astype(float)
+def pass_calibration(rows: MatchRows, bins: int = 10, event: str = "forced") -> pd.DataFrame:
+    """Predicted pass value against the realised score, in ``bins`` quantile bins of the prediction (see the
+    module docstring); ``event``: ``forced`` -- every seat's score had it passed at once under the first B
+    (``passed_b``: what the pass value predicts) -- or ``natural``, the seats that bid by B and lost the
+    auction. Empty where no pass value was fitted."""
+    first = (rows.against == 0) & np.isfinite(rows.pass_value)
+    if event == "forced":
+        m = first & np.isfinite(rows.passed_b)
+        real = rows.passed_b[m].astype(float)
+    else:
+        m = first & ~rows.won_b
+        real = rows.score_b[m].astype(float)
+    pred = rows.pass_value[m]
     if pred.size < bins:
         return pd.DataFrame(columns=["bin", "n", "pass_predicted", "pass_realised", "pass_realised_se", "z"])
     edges = np.quantile(pred, np.linspace(0, 1, bins + 1))
@@ -90,6 +101,28 @@ def pass_calibration(rows: MatchRows, bins: int = 10) -> pd.DataFrame:
         out.append({"bin": k + 1, "n": n, "pass_predicted": p, "pass_realised": y, "pass_realised_se": se,
                     "z": (y - p) / se if se > 0 else float("nan")})
     return pd.DataFrame(out)
+
+
+def competing_gain(rows: MatchRows) -> tuple[float, float, int]:
+    """(mean, SE clustered by deal, seats): what the seats that bid by the first B and lost the auction scored
+    above passing at once on the same cards -- the price they made the soloist pay (NaN without ``passed_b``).
+
+    >>> import numpy as np
+    >>> from binokel_sim.game.match import MatchRows
+    >>> z, t = np.zeros(4, bool), np.array([True, False, False, False])
+    >>> r = MatchRows(deal=np.array([0, 0, 1, 1]), against=np.zeros(4, int), seat=np.array([0, 1, 0, 1]),
+    ...               score_a=np.zeros(4, int), score_b=np.array([300, 80, 60, 40]), others_a=np.zeros(4),
+    ...               others_b=np.zeros(4), won_a=z, won_b=t, failed_a=z, failed_b=z, out_a=z, out_b=z,
+    ...               bid_a=np.zeros(4, int), bid_b=np.zeros(4, int), pass_value=np.zeros(4),
+    ...               passed_b=np.array([0.0, 70, 60, 30]))
+    >>> competing_gain(r)[0]   # deal 0: 80 - 70; deal 1: (0 + 10) / 2
+    7.5
+    """
+    m = (rows.against == 0) & ~rows.won_b & np.isfinite(rows.passed_b)
+    if not m.any():
+        return float("nan"), float("nan"), 0
+    mean, se, _ = _clustered(rows.deal[m], rows.score_b[m] - rows.passed_b[m])
+    return mean, se, int(m.sum())
 
 
 def match_chart(summary: pd.DataFrame, rules_label: str, deals: int, seed: int):
@@ -113,4 +146,4 @@ def match_chart(summary: pd.DataFrame, rules_label: str, deals: int, seed: int):
     return fig
 
 
-__all__ = ["match_chart", "match_summary", "pass_calibration"]
+__all__ = ["competing_gain", "match_chart", "match_summary", "pass_calibration"]

@@ -39,7 +39,8 @@ def shipped_root() -> Path | None:
 def rows_of_frame(df: pd.DataFrame, against: list[str]) -> MatchRows:
     """:class:`MatchRows` of a rows table written by ``study match --out`` (``against`` as names)."""
     index = {b: k for k, b in enumerate(against)}
-    cols = {k: df[k].to_numpy() for k in MatchRows._fields if k != "against"}
+    # Rows written before ``passed_b`` was measured: not measured (NaN), so the calibration says it lacks them.
+    cols = {k: df[k].to_numpy() if k in df else np.full(len(df), np.nan) for k in MatchRows._fields if k != "against"}
     return MatchRows(**cols, against=df["against"].map(index).to_numpy(np.int64))
 
 
@@ -60,7 +61,7 @@ def shipped_match(rules: Rules) -> tuple[MatchRows, dict] | None:
 
 def match_section(rules: Rules) -> Section:
     """The section (see the module docstring)."""
-    from binokel_sim.analyses.match import match_chart, match_summary, pass_calibration
+    from binokel_sim.analyses.match import competing_gain, match_chart, match_summary, pass_calibration
 
     s = Section("match", "Bidding against passing: a duplicate match")
     got = shipped_match(rules)
@@ -95,9 +96,12 @@ def match_section(rules: Rules) -> Section:
     cal = pass_calibration(rows)
     if len(cal):
         worst = float(np.nanmax(np.abs(cal["z"])))
-        s.text.append(f"The pass value (what passing is worth, fitted on forced-pass deals) against what the seats "
-                      f"that passed realised, in {len(cal)} bins of the prediction: the largest gap is {worst:.1f} "
-                      "standard errors.")
+        mean, se, n = competing_gain(rows)
+        s.text.append(f"The pass value (what passing is worth, fitted on forced-pass deals) against what every seat "
+                      f"scored had it passed at once, '{against[0]}' in the other seats, in {len(cal)} bins of the "
+                      f"prediction: the largest gap is {worst:.1f} standard errors. The {n:,} seats that bid and "
+                      f"lost the auction scored {mean:+.1f} ± {se:.1f} points above passing at once on the same "
+                      "cards: bidding up made the soloist pay more.")
         s.tables.append(("Pass value: predicted against realised", cal))
     return s
 

@@ -64,6 +64,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "PassValue": ("binokel_sim.evaluation.pass_value", "PassValue"),
     "versus_pass": ("binokel_sim.evaluation.pass_value", "versus_pass"),
     "VersusPass": ("binokel_sim.evaluation.pass_value", "VersusPass"),
+    "weigh_ladder": ("binokel_sim.game.defence", "weigh_ladder"),
     "study_deals": ("binokel_sim.evaluation.study", "study_deals"),
     "simulate_games": ("binokel_sim.games", "simulate_games"),
     "compare": ("binokel_sim.analyses.compare", "compare"),

@@ -46,6 +46,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "p_make_hi": ("P(make), 95 % high", "Upper end of P(make)'s Wilson interval."),
     "expected_score": ("expected score", "Mean score of the soloist at this bid (failing costs twice the bid)."),
     "expected_score_se": ("expected score standard error", "Standard error of the expected score."),
+    "expected_margin": ("expected margin", "Expected score at this bid minus the others' expected mean score."),
+    "expected_margin_se": ("expected margin standard error", "Standard error of the expected margin."),
+    "gain_vs_pass": ("vs pass", "Expected score (or margin) at this bid minus the hand's pass value."),
+    "gain_vs_pass_se": ("vs pass standard error", "Standard error of the gain over passing."),
     "p_surrender": ("P(go out)", "Probability the soloist goes out (surrenders) at this bid."),
     "p_surrender_se": ("P(go out) standard error", "Standard error of P(go out)."),
     "melds": ("meld class", "Meld points of the hand at its best trump, before the Tapp."),
@@ -119,7 +123,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "mean_bid_b": ("B's mean contract", "Mean winning bid of the seat under policy B."),
     "pass_predicted": ("pass value, predicted", "The fitted pass value (expected score when passing) of the bin's "
                                                 "hands."),
-    "pass_realised": ("score when passing", "What those seats scored when they passed and defended."),
+    "pass_realised": ("score when passing", "What those seats scored had they passed at once (the other seats "
+                                            "bidding by the first opposing policy)."),
+    "passed_b": ("score passing at once", "The seat's score had it passed at once, the first opposing policy in "
+                                          "the other seats (NaN under the others)."),
     "pass_realised_se": ("score when passing, standard error", "Standard error of the realised mean."),
     "predicted": ("predicted P(make)", "The formula's mean P(make) over the deals of the bin."),
     "realised": ("made", "Share of the bin's contracts actually made (double-dummy)."),

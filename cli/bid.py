@@ -7,6 +7,7 @@ import numpy as np
 
 from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.evaluation.ladder import SEMANTICS
+from binokel_sim.evaluation.pass_value import OBJECTIVES
 from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
@@ -118,8 +119,13 @@ def with_gain(bids: list[dict], vs) -> list[dict]:
     """The ladder's rows with the gain of winning at each bid over passing (``gain_vs_pass``, its SE)."""
     if vs is None:
         return bids
-    g = {int(b): (float(x), float(e)) for b, x, e in zip(vs.bids, vs.gain, vs.gain_se)}
-    return [{**r, "gain_vs_pass": g[int(r["bid"])][0], "gain_vs_pass_se": g[int(r["bid"])][1]} for r in bids]
+    g = {int(b): (float(x), float(e), float(m), float(ms))
+         for b, x, e, m, ms in zip(vs.bids, vs.gain, vs.gain_se, vs.expected_score, vs.expected_score_se)}
+    # For the margin objective the ladder's own minus the others' mean rides along (what the gain compares).
+    extra = (lambda b: {}) if vs.objective == "own" else (
+        lambda b: {"expected_margin": g[b][2], "expected_margin_se": g[b][3]})
+    return [{**r, **extra(int(r["bid"])), "gain_vs_pass": g[int(r["bid"])][0], "gain_vs_pass_se": g[int(r["bid"])][1]}
+            for r in bids]
 
 
 def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
@@ -207,20 +213,19 @@ def _open_lines(a: dict) -> list[str]:
             " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
 
 
-def _versus(rules, cards, seat: int, cols, samples: int | None = None, seed: int = 1, scale=None):
+def _versus(rules, cards, seat: int, cols, samples: int | None = None, seed: int = 1, scale=None,
+            objective: str = "own", total: float | None = None):
     """(the ladder weighed against passing, None) or (None, why not): the fitted pass value, or with
-    ``samples`` the hand's own forced-pass deals."""
+    ``samples`` the hand's own forced-pass deals; ``objective``: own or margin."""
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.pass_value import versus_pass
-    from binokel_sim.game.defence import pass_value
+    from binokel_sim.game.defence import weigh_ladder
 
     try:
-        pv = pass_value(cards, rules, seat, samples, seed, scale)
+        return weigh_ladder(cards, cols, rules, seat, total, objective, samples, seed, scale), None
     except InputError as e:
-        if samples is not None:
+        if samples is not None or objective != "own":  # asked for: never dropped in silence
             raise
         return None, str(e)
-    return versus_pass(cols, pv), None
 
 
 def _instant(rules, cards, seat: int, confidence: float, frame: bool):
@@ -255,13 +260,16 @@ def _instant(rules, cards, seat: int, confidence: float, frame: bool):
 @click.option("--play", type=click.Choice(["double-dummy", "single-dummy"]), default="double-dummy",
               show_default=True, help="How the cards are played: open cards, or each seat seeing only its own hand "
                                       "(the instant tier fitted on the single-dummy corpus).")
+@click.option("--objective", type=click.Choice(list(OBJECTIVES)), default="own", show_default=True,
+              help="What 'bid up to' weighs against passing: own (the seat's score) or margin (its score minus the"
+                   " mean of the other seats', for a game to a target).")
 @solve_budget_option
 @out_option("Write the bid table to FILE.csv, .parquet or .json.")
 @json_option
 @quiet_option
 @scale_options
-def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, exact_every, solve_budget, play,
-            out, as_json, quiet, scale) -> None:
+def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top_k, exact_every, objective,
+            solve_budget, play, out, as_json, quiet, scale) -> None:
     """Evaluate HAND before the auction: P(make) and expected score for every bid.
 
     \b
@@ -300,7 +308,7 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         if instant is None:
             raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
                              " (or run binokel fit instant)")
-        vs, no_pass = _versus(rules, h.cards, seat, instant["bids"])
+        vs, no_pass = _versus(rules, h.cards, seat, instant["bids"], objective=objective, total=instant["total"])
         records = with_gain(_records(instant["bids"]), vs)
         if out is not None:
             import pandas as pd
@@ -325,7 +333,8 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
     from binokel_sim.game.defence import CHECKED_PASS_DEALS
 
     # The pass value from the checked tier's own kind of deals: as many as it used, at most CHECKED_PASS_DEALS.
-    vs, _ = _versus(rules, h.cards, seat, ev.bids, max(2, min(ev.n, CHECKED_PASS_DEALS)), seed, scale)
+    vs, _ = _versus(rules, h.cards, seat, ev.bids, max(2, min(ev.n, CHECKED_PASS_DEALS)), seed, scale, objective,
+                    ev.total_with_tapp[0])
     if out is not None:
         import pandas as pd
 

@@ -32,8 +32,10 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
       binokel fit defence --rules standard --deals 2000 --checkpoint ckpt/ --write
     """
     import time
+    from dataclasses import asdict
 
-    from binokel_sim.evaluation.pass_value import DEFENCE_FEATURES, fit_defence, save_defence
+    from binokel_sim.evaluation.margin import fit_others
+    from binokel_sim.evaluation.pass_value import DEFENCE_FEATURES, PAIRS, fit_defence, save_defence
     from binokel_sim.game.defence import PassRows, defence_job
     from binokel_sim.provenance import rules_hash
 
@@ -44,21 +46,32 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
             "solve_budget_nodes": job.params.solve_budget, "ceilings": "the whole-game simulator's",
             "command": f"binokel fit defence --rules {rules.name} --deals {deals} --seed {seed} --write",
             "cpu_seconds": round(time.perf_counter() - t0, 1)}
-    m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov)
+    m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov, margins=rows.margins,
+                    others=fit_others(rows, rules))
     where = save_defence(m) if write else None
-    terms = ["intercept", *DEFENCE_FEATURES, *(f"seat {s}" for s in range(1, rules.n_seats))]
+    products = [f"{DEFENCE_FEATURES[i]} x {DEFENCE_FEATURES[j]} / 100" for i, j in PAIRS] if m.quadratic else []
+    terms = ["intercept", *DEFENCE_FEATURES, *products, *(f"seat {s}" for s in range(1, rules.n_seats))]
     se = [float(m.cov[i][i]) ** 0.5 for i in range(len(terms))]
     if out is not None:
         import pandas as pd
 
         from binokel_sim.output import write_table
 
-        write_table(pd.DataFrame({"term": terms, "coefficient": m.coef, "se": se, "n": m.n}), out)
+        write_table(pd.DataFrame({"term": terms, "coefficient": m.coef, "se": se, "margin_coefficient": m.margin_coef,
+                                  "n": m.n}), out)
     if as_json:
         echo_json({"rules_hash": m.rules_hash, "n": m.n, "residual_sd": m.sd, "mean_score": float(rows.scores.mean()),
-                   "terms": dict(zip(terms, m.coef)), "written": str(where) if where else None})
+                   "terms": dict(zip(terms, m.coef)), "margin": {"mean": float(rows.margins.mean()),
+                                                                 "residual_sd": m.margin_sd,
+                                                                 "terms": dict(zip(terms, m.margin_coef or []))},
+                   "others": asdict(m.others), "written": str(where) if where else None})
         return
     click.echo(f"# pass value: rules {rules.name}, {m.n} passing seats on {deals} deals (seed {seed}), mean score"
                f" {rows.scores.mean():.1f}, residual sd {m.sd:.1f}" + (f"; stored in {where}" if where else ""))
     for t, c, s in zip(terms, m.coef, se):
-        click.echo(f"{t:>12} {c:9.3f} ± {s:.3f}")
+        click.echo(f"{t:>32} {c:9.3f} ± {s:.3f}")
+    o = m.others
+    click.echo(f"# own minus the others' mean when passing: mean {rows.margins.mean():.1f}, residual sd"
+               f" {m.margin_sd:.1f}; the others' mean when the soloist plays: {o.coef[0]:.1f} {o.coef[1]:+.3f} x total"
+               f" {o.coef[2]:+.3f} x his melds (sd {o.sd:.1f}, {o.n} contracts); had he gone out: the credit +"
+               f" {o.out_melds:.1f} ± {o.out_melds_se:.1f} in melds ({o.n_out} contracts)")

@@ -52,7 +52,7 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
 
     import pandas as pd
 
-    from binokel_sim.analyses.match import match_chart, match_summary, pass_calibration
+    from binokel_sim.analyses.match import competing_gain, match_chart, match_summary, pass_calibration
     from binokel_sim.game.match import MatchRows, match_job
     from binokel_sim.output import write_figure
 
@@ -61,6 +61,8 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
     rows = MatchRows.join(job.run(scale, desc="match deals"))
     summary = match_summary(rows, policy, against)
     calib = pass_calibration(rows)
+    natural = pass_calibration(rows, event="natural")
+    comp = competing_gain(rows)
     if out:
         write_table(pd.DataFrame(rows._asdict()).assign(against=lambda d: [against[k] for k in d["against"]]), out)
     if charts is not None:
@@ -69,7 +71,9 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
             "solve_budget_nodes": job.params.solve_budget}
     if as_json:
         echo_json({**head, "summary": summary.to_dict(orient="records"),
-                   "pass_calibration": calib.to_dict(orient="records")})
+                   "pass_calibration": calib.to_dict(orient="records"),
+                   "pass_calibration_natural": natural.to_dict(orient="records"),
+                   "competing_gain": dict(zip(("mean", "se", "n"), comp))})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
     click.echo(f"# policy A ({policy}) in one seat, B in the others, against B in every seat; a seat's points a"
@@ -84,8 +88,11 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
         click.echo("\n# pass value: not calibrated (no pass-value model fitted for these rules, or too few passing"
                    " seats)")
         return
-    click.echo("\n# pass value: predicted against realised by seats that passed under B (bins of the prediction)")
+    click.echo(f"\n# pass value: predicted against every seat's score had it passed at once, {against[0]} in the"
+               " other seats (bins of the prediction)")
     echo_table(calib, "{:.2f}")
+    click.echo(f"# the seats that bid by {against[0]} and lost the auction scored {comp[0]:+.1f} ± {comp[1]:.1f} above"
+               f" passing at once on the same cards (n = {comp[2]}): bidding up made the soloist pay more")
 
 
 @study.command("play-gap", short_help="Single-dummy play against open cards: the gap.")

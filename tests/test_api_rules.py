@@ -40,6 +40,7 @@ CALLS = {
     "choose_exchange": lambda f: f(HAND, TAPP, "standard", policy="melds") is not None,
     "evaluate_hand": lambda f: f(HAND, "standard").tier == "instant",
     "pass_value": lambda f: f(HAND, "standard", samples=2).n == 2,
+    "weigh_ladder": lambda f: _refuses(f, HAND, {}, "standard", objective="score"),
     "study_deals": lambda f: len(f("standard", 3, policy="melds", dd=TOY)) == 3,
     "simulate_games": lambda f: f("standard", 0) is not None,
     "compare": lambda f: _refuses(f, ["standard"], deals=0),

@@ -7,7 +7,7 @@ import pytest
 
 from clitools import assert_one_line_error, run_json
 
-from binokel_sim.analyses.match import match_summary, pass_calibration
+from binokel_sim.analyses.match import competing_gain, match_summary, pass_calibration
 from binokel_sim.cards import Hand, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation import pass_value as pv
@@ -54,6 +54,9 @@ def test_each_row_is_the_simulators_deal_with_those_limits(rows):
                 assert r.others_b[i] == pytest.approx((ob.sum() - ob[s]) / 3)
                 if c == base:            # the same limits: the same auction, the same play
                     assert r.score_a[i] == r.score_b[i]
+                c[s] = 0                 # passing at once, measured under the first B only
+                want = play_deal(R4, row, Solver(), None, ceilings=c).scores[s] if k == 0 else np.nan
+                assert r.passed_b[i] == pytest.approx(want, nan_ok=True)
 
 
 def test_same_rows_at_any_worker_count_and_from_a_checkpoint(rows, tmp_path):
@@ -70,7 +73,8 @@ def _rows(**kw):
     z = np.zeros(n, bool)
     base = dict(against=np.zeros(n, int), seat=np.arange(n) % 3, score_a=np.zeros(n, int), score_b=np.zeros(n, int),
                 others_a=np.zeros(n), others_b=np.zeros(n), won_a=z, won_b=z, failed_a=z, failed_b=z, out_a=z,
-                out_b=z, bid_a=np.zeros(n, int), bid_b=np.zeros(n, int), pass_value=np.full(n, np.nan))
+                out_b=z, bid_a=np.zeros(n, int), bid_b=np.zeros(n, int), pass_value=np.full(n, np.nan),
+                passed_b=np.full(n, np.nan))
     return MatchRows(**{**base, **kw})
 
 
@@ -92,11 +96,18 @@ def test_pass_calibration_bins_the_passing_seats():
     real = np.concatenate([np.full(10, 60), np.full(10, 90)]) + np.tile([-5, 5], 10)
     won = np.zeros(20, bool)
     won[0] = True                                        # a seat that won the auction is not a passer
-    r = _rows(deal=np.arange(20), score_b=real, won_b=won, pass_value=pred)
-    c = pass_calibration(r, bins=2)
+    forced = real - 7.0                                  # each seat's score had it passed at once
+    r = _rows(deal=np.arange(20), score_b=real, won_b=won, pass_value=pred, passed_b=forced)
+    c = pass_calibration(r, bins=2, event="natural")
     assert c["n"].tolist() == [9, 10]
     assert c["pass_realised"].tolist() == pytest.approx([np.mean(real[1:10]), 90.0])
     assert c["pass_predicted"].tolist() == [50.0, 100.0]
+    # forced: every seat (the winner too), against its score had it passed at once
+    f = pass_calibration(r, bins=2)
+    assert f["n"].tolist() == [10, 10] and f["pass_realised"].tolist() == pytest.approx([53.0, 83.0])
+    se = np.std(forced[10:], ddof=1) / np.sqrt(10)
+    assert f["z"].iloc[1] == pytest.approx((83.0 - 100.0) / se)
+    assert competing_gain(r)[:2] == pytest.approx((7.0, 0.0)) and competing_gain(r)[2] == 19
 
 
 def test_bad_input_is_one_line(capsys):
@@ -110,7 +121,8 @@ def test_bad_input_is_one_line(capsys):
 @pytest.mark.slow
 def test_vs_pass_match_runs_from_the_cli(capsys, tmp_path, monkeypatch):
     d = PassRows.join(defence_job(R4, 12, seed=1).run(Scale(workers=2)))
-    pv.save_defence(pv.fit_defence(d.hands, d.seats, d.scores, R4, {"deals": 12, "seed": 1}), tmp_path / "m.json")
+    pv.save_defence(pv.fit_defence(d.hands, d.seats, d.scores, R4, {"deals": 12, "seed": 1}, quadratic=False),
+                    tmp_path / "m.json")
     monkeypatch.setattr(pv, "MODEL_FILE", tmp_path / "m.json")
     out = run_json(capsys, "study", "match", "--rules", "four-solo", "--deals", "12", "--against", "ceiling",
                    "--workers", "2", "--charts", str(tmp_path / "ch"), "--out", str(tmp_path / "rows.csv"))

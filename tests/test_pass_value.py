@@ -11,7 +11,9 @@ from clitools import assert_one_line_error, run_json
 from binokel_sim.cards import Hand, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation import pass_value as pv
-from binokel_sim.game.defence import PassRows, defence_job, pass_value, pass_value_checked, passing_scores
+from binokel_sim.evaluation.margin import OthersLine, fit_others, margin_columns, out_credit
+from binokel_sim.game.defence import (PLAYED, WENT_OUT, PassRows, defence_job, others_mean, pass_value,
+                                      pass_value_checked, passing_plays, passing_scores)
 from binokel_sim.game.simulate import ceiling, play_deal
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
@@ -25,7 +27,9 @@ R = load_rules("standard")
 def fitted():
     """A model fitted on 12 forced-pass deals (36 rows) and its rows."""
     rows = PassRows.join(defence_job(R, 12, seed=1).run(Scale(workers=2)))
-    return rows, pv.fit_defence(rows.hands, rows.seats, rows.scores, R, {"deals": 12, "seed": 1})
+    # 36 seats are too few for the quadratic surface's 30 terms: the line (the surface is tested below)
+    return rows, pv.fit_defence(rows.hands, rows.seats, rows.scores, R, {"deals": 12, "seed": 1},
+                                margins=rows.margins, others=fit_others(rows, R), quadratic=False)
 
 
 def _cols(e, se):
@@ -56,12 +60,80 @@ def test_passing_scores_equal_the_simulators_deal_with_that_seat_at_zero():
     rows = Dealer(R, 5).deal(3)
     solver = Solver()
     for row in rows:
-        got = passing_scores(R, row, solver, None, range(3))
+        got, margin, plays = passing_plays(R, row, solver, None, range(3))
+        assert np.array_equal(got, passing_scores(R, row, solver, None, range(3)))
         hands = [counts_of(row[s], check=False) for s in seat_slices(R)[:3]]
+        outcomes = []
         for s in range(3):
             c = [ceiling(h, R) for h in hands]
             c[s] = 0
-            assert got[s] == play_deal(R, row, Solver(), None, ceilings=c).scores[s]
+            o = play_deal(R, row, Solver(), None, ceilings=c)
+            assert got[s] == o.scores[s]
+            assert margin[s] == pytest.approx(o.scores[s] - (o.scores.sum() - o.scores[s]) / 2)
+            if all(o.soloist_seat != q.soloist_seat or o.bid != q.bid for q in outcomes):
+                outcomes.append(o)
+        # one play row per distinct auction outcome, in the order first met: the soloist's side
+        assert len(plays) == len(outcomes)
+        for (kind, total, bid, others, _, _), o in zip(plays, outcomes):
+            assert (total, bid) == (o.total, o.bid) and kind in (PLAYED, WENT_OUT)
+            assert others == pytest.approx(others_mean(o.scores, o.soloist_seat))
+
+
+def test_the_quadratic_surface_recovers_a_product_term_and_answers_by_it():
+    rows = Dealer(R, 4).deal(600)
+    sl = seat_slices(R)
+    hands = np.array([counts_of(r[sl[i % 3]], check=False) for i, r in enumerate(rows)])
+    seats = np.arange(600) % 3
+    f = pv.defence_features(hands, R)
+    rng = np.random.default_rng(1)
+    truth = 20 + 0.3 * f[:, 1] + 0.05 * f[:, 2] * f[:, 4] - 6 * (seats == 2)
+    y = truth + rng.normal(0, 0.5, 600)
+    m = pv.fit_defence(hands, seats, y, R)
+    line = pv.fit_defence(hands, seats, y, R, quadratic=False)
+    assert m.quadratic and len(m.coef) == 1 + 6 + len(pv.PAIRS) + 2 and m.coef[-1] == pytest.approx(-6.0, abs=0.2)
+    fit = np.array([m.value(h, R, s).mean for h, s in zip(hands, seats)])
+    # the surface finds the mean (its error ~ 0.5 x sqrt(30 / 600)); the line cannot bend to the product
+    assert np.sqrt(np.mean((fit - truth) ** 2)) < 0.25 and m.sd == pytest.approx(0.5, abs=0.05)
+    assert line.sd > 1.5 * m.sd
+    v = m.value(hands[0], R, 2)
+    assert v.mean == pytest.approx(truth[0] + 6 * (seats[0] == 2) - 6, abs=4 * v.se) and "quadratic surface" in v.basis
+    with pytest.raises(Exception, match="too few for 30 coefficients"):
+        pv.fit_defence(hands[:50], seats[:50], y[:50], R)
+
+
+def test_the_others_credit_where_the_soloist_goes_out_by_hand():
+    # standard: each opponent 50; kreuz: every seat carries its team's score, the partner -bid and each defender
+    # the team's 50 + 50; dabb: each opponent 40 (docs/rules.md §4.3)
+    assert out_credit(R, [150, 300]).tolist() == [50.0, 50.0]
+    assert out_credit(load_rules("kreuz"), [200]).tolist() == pytest.approx([(-200 + 100 + 100) / 3])
+    assert out_credit(load_rules("dabb"), [200]).tolist() == [40.0]
+
+
+def test_margin_columns_weigh_played_and_gone_out_by_the_ladders_share():
+    ol = OthersLine(coef=[100.0, -0.2, 0.0], cov=[[4.0, 0, 0], [0, 0, 0], [0, 0, 0]], sd=30.0, n=50,
+                    out_melds=10.0, out_melds_se=2.0, n_out=60)
+    cols = {"bid": np.array([150, 160, 170]), "expected_score": np.array([200.0, 150.0, 120.0]),
+            "expected_score_se": np.array([3.0, 3.0, 3.0]), "p_surrender": np.array([0.0, 0.25, 1.0])}
+    m = margin_columns(cols, ol, R, total=250.0, melds=0)
+    # played: 100 - 50 = 50; gone out: 50 + 10 = 60
+    assert m["expected_margin"].tolist() == pytest.approx([150.0, 150 - (0.75 * 50 + 0.25 * 60), 60.0])
+    se = np.sqrt(9 + np.array([4.0, (0.75 * 2) ** 2 + (0.25 * 2) ** 2, 4.0]))
+    assert m["expected_margin_se"] == pytest.approx(se)
+
+
+def test_the_margin_objective_compares_margins(fitted):
+    _, m = fitted
+    counts = Hand.parse(HAND).counts
+    own, mg = m.value(counts, R, 1), m.value(counts, R, 1, "margin")
+    assert mg.objective == "margin" and mg.mean != own.mean and mg.line().startswith("passing (own minus")
+    cols = _cols([300, 200, 100], [5, 5, 5]) | {"p_surrender": np.zeros(3)}
+    vs = pv.versus_pass({"bid": cols["bid"], **margin_columns(cols, m.others, R, 300.0, 150)}, mg)
+    assert vs.objective == "margin" and "own minus the others' mean" in vs.line()
+    with pytest.raises(Exception, match="objective: expected one of own, margin"):
+        m.value(counts, R, 1, "score")
+    old = pv.DefenceModel(m.rules_hash, m.rules, m.coef, m.cov, m.sd, m.n)   # fitted before the objective
+    with pytest.raises(Exception, match="predates the margin objective"):
+        old.value(counts, R, 1, "margin")
 
 
 def test_pass_rows_are_the_same_at_any_worker_count_and_resume(tmp_path):
@@ -82,6 +154,9 @@ def test_checked_pass_value_is_the_mean_of_its_own_deals():
     dealer = Dealer(R, 2, predealt={1: Hand.parse(HAND).cards}, stream=(4, 7))
     y = [passing_scores(R, row, Solver(), None, [1])[0] for row in dealer.deal(6)]
     assert got.mean == pytest.approx(np.mean(y)) and got.se == pytest.approx(np.std(y, ddof=1) / np.sqrt(6))
+    mg = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=1), objective="margin")
+    z = [passing_plays(R, row, Solver(), None, [1])[1][0] for row in dealer.deal(6)]
+    assert mg.objective == "margin" and mg.mean == pytest.approx(np.mean(z)) and mg.n == 6
 
 
 @pytest.mark.slow
@@ -127,6 +202,13 @@ def test_bid_weighs_the_ladder_against_passing(capsys, tmp_path, monkeypatch, fi
     assert gains == pytest.approx(e - want.mean)
     up = [b["bid"] for b in d["bids"] if b["gain_vs_pass"] > 0]
     assert vs["bid_up_to"] == max(up) and vs["line"].startswith(f"bid up to {max(up)}")
+    d = run_json(capsys, "bid", HAND, "--seat", "1", "--objective", "margin")
+    vs = d["versus_pass"]
+    want = m.value(Hand.parse(HAND).counts, R, 1, "margin")
+    assert vs["objective"] == "margin" and vs["passing"]["mean"] == pytest.approx(want.mean)
+    e = np.array([b["expected_margin"] for b in d["bids"]])
+    assert np.all(np.diff(e) <= 0) and e[0] < d["bids"][0]["expected_score"]   # the others score too
+    assert np.array([b["gain_vs_pass"] for b in d["bids"]]) == pytest.approx(e - want.mean)
 
 
 def test_bid_with_samples_reports_the_same_comparison_from_its_deals(capsys):
@@ -181,3 +263,18 @@ def test_a_ladder_without_an_error_claims_no_clear_lead():
     p = pv.PassValue(mean=100.0, se=3.0, sd=50.0, n=400, basis="t")
     vs = pv.versus_pass(_cols([300, 200], [np.nan, np.nan]), p)   # one deal: no standard error
     assert vs.bid_up_to == 160 and vs.sure_up_to is None and np.isnan(vs.gain_se).all()
+
+
+def test_fit_defence_names_every_term_of_the_surface(capsys, tmp_path):
+    import pandas as pd
+
+    before = pv.MODEL_FILE.read_bytes()
+    d = run_json(capsys, "fit", "defence", "--rules", "four-solo", "--deals", "16", "--workers", "1",
+                 "--out", str(tmp_path / "coef.csv"))
+    assert d["n"] == 64 and d["written"] is None and pv.MODEL_FILE.read_bytes() == before   # no --write
+    terms = list(d["terms"])
+    assert len(terms) == 1 + 6 + len(pv.PAIRS) + 3 and terms[7] == "melds_best x melds_best / 100"
+    assert terms[-1] == "seat 3" and set(d["margin"]["terms"]) == set(terms)
+    t = pd.read_csv(tmp_path / "coef.csv", comment="#")   # a provenance line first
+    assert t["term"].tolist() == terms and t["coefficient"].tolist() == pytest.approx(list(d["terms"].values()))
+    assert d["others"]["n"] > 0 and d["others"]["n_out"] >= d["others"]["n"]

@@ -8,11 +8,13 @@ one hand at one seat, with its standard error and n.
 
 Two ways to it, as for the soloist's ladder:
 
-* **fitted** (the instant tier): :class:`DefenceModel`, a least-squares line of the seat's score
-  on :data:`DEFENCE_FEATURES` and the seat, fitted on deals where one seat was made to pass and
-  the others bid, exchanged, went out and played as the whole-game simulator does
-  (:mod:`binokel_sim.game.defence` builds them; ``binokel fit defence``). The standard error is
-  the line's at this hand, ``sqrt(x' C x)`` with ``C`` the coefficients' covariance;
+* **fitted** (the instant tier): :class:`DefenceModel`, a least-squares quadratic surface of the
+  seat's score on :data:`DEFENCE_FEATURES` (with their squares and pairwise products: a line
+  underpredicts the weakest hands, whose score is bounded below by 0) and the seat, fitted on deals
+  where one seat was made to pass and the others bid, exchanged, went out and played as the
+  whole-game simulator does (:mod:`binokel_sim.game.defence` builds them; ``binokel fit defence``).
+  The standard error is the surface's at this hand, ``sqrt(x' C x)`` with ``C`` the coefficients'
+  covariance;
 * **sampled** (the checked tier, :func:`binokel_sim.game.defence.pass_value_checked`): the mean
   of the hand's own forced-pass deals.
 
@@ -56,6 +58,22 @@ MEANING = ("E[score | pass]: his own score when he drops out of the auction -- a
            " points and, with a trick, his melds at the soloist's trump; as forehand he may still have to play"
            " the minimum where all pass")
 
+#: What a ladder weighed against passing counts: ``own`` the seat's score (the default); ``margin`` its score
+#: minus the mean of the other seats' (a game to a target: what the others score counts against you; the
+#: winning side's others by :mod:`binokel_sim.evaluation.margin`).
+OBJECTIVES = {"own": "the seat's own score", "margin": "the seat's score minus the mean of the other seats' scores"}
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` if it is one of :data:`OBJECTIVES`, else an :class:`InputError` naming them.
+
+    >>> check_objective("margin")
+    'margin'
+    """
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective: expected one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
+
 
 def defence_features(hands: np.ndarray, rules: Rules) -> np.ndarray:
     """:data:`DEFENCE_FEATURES` of hands (count vectors ``uint8[n, 24]``) as float64[n, 6].
@@ -93,6 +111,8 @@ class PassValue:
     n: int
     #: Where the figure comes from, in words (the model and its deals, or the hand's own deals).
     basis: str
+    #: What it counts: one of :data:`OBJECTIVES`.
+    objective: str = "own"
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """The normal interval ``mean ± z se`` (95 % by default)."""
@@ -104,16 +124,21 @@ class PassValue:
         >>> PassValue(80.04, 2.0, 40.0, 500, "500 demo deals").line()
         "passing: 80.0 ± 2.0 (500 demo deals; one deal's spread sd 40.0)"
         """
-        return f"passing: {self.mean:.1f} ± {self.se:.1f} ({self.basis}; one deal's spread sd {self.sd:.1f})"
+        what = "passing" if self.objective == "own" else "passing (own minus the others' mean)"
+        return f"{what}: {self.mean:.1f} ± {self.se:.1f} ({self.basis}; one deal's spread sd {self.sd:.1f})"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "meaning": MEANING}
+        return {**asdict(self), "meaning": MEANING if self.objective == "own" else
+                "E[score - mean of the others' scores | pass]"}
 
 
 @dataclass(frozen=True)
 class DefenceModel:
     """``score ~ coef . [1, features, seat 1.., seat n-1]`` fitted on forced-pass deals; ``cov``: the
-    coefficients' covariance; ``sd``: the residual spread of one deal; ``n``: the deals it was fitted on."""
+    coefficients' covariance; ``sd``: the residual spread of one deal; ``n``: the deals it was fitted on.
+    ``margin_*``: the same line for the seat's score minus the others' mean; ``others``: the others' mean
+    score when the seat wins (:class:`~binokel_sim.evaluation.margin.OthersLine`), both for the ``margin``
+    objective (None in a model fitted before it)."""
 
     rules_hash: str
     rules: str
@@ -122,35 +147,77 @@ class DefenceModel:
     sd: float
     n: int
     provenance: dict = field(default_factory=dict, compare=False)
+    margin_coef: list[float] | None = None
+    margin_cov: list[list[float]] | None = None
+    margin_sd: float | None = None
+    others: Any = None
+    #: The surface's terms: the features' squares and pairwise products besides the features (False in a model
+    #: fitted before them: the line).
+    quadratic: bool = False
 
     def design(self, feats: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The fit's design rows of hands' features (float[n, 6]) at ``seats`` (int[n])."""
-        return design(feats, seats, len(self.coef) - len(DEFENCE_FEATURES))  # 1 + features + (seats - 1)
+        quad = len(PAIRS) if self.quadratic else 0
+        return design(feats, seats, len(self.coef) - len(DEFENCE_FEATURES) - quad, self.quadratic)
 
-    def value(self, counts: np.ndarray, rules: Rules, seat: int) -> PassValue:
-        """The :class:`PassValue` of one hand (count vector) at ``seat``."""
+    def value(self, counts: np.ndarray, rules: Rules, seat: int, objective: str = "own") -> PassValue:
+        """The :class:`PassValue` of one hand (count vector) at ``seat`` for ``objective`` (:data:`OBJECTIVES`)."""
         x = self.design(defence_features(np.asarray(counts)[None], rules), np.array([seat]))[0]
-        mean = float(x @ np.asarray(self.coef))
-        se = float(np.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
-        basis = (f"a line fitted on {self.n} seats made to pass in {self.provenance.get('deals', '?')} simulated"
+        if check_objective(objective) == "own":
+            coef, cov, sd = self.coef, self.cov, self.sd
+        elif self.margin_coef is None or self.others is None:
+            raise InputError(f"the pass-value model of rules {rules.name!r} predates the margin objective: refit it"
+                             f" (binokel fit defence --rules {rules.name} --write)")
+        else:
+            coef, cov, sd = self.margin_coef, self.margin_cov, self.margin_sd
+        mean = float(x @ np.asarray(coef))
+        se = float(np.sqrt(max(0.0, x @ np.asarray(cov) @ x)))
+        what = "a quadratic surface" if self.quadratic else "a line"
+        basis = (f"{what} fitted on {self.n} seats made to pass in {self.provenance.get('deals', '?')} simulated"
                  f" deals, seed {self.provenance.get('seed', '?')}")
-        return PassValue(mean=mean, se=se, sd=float(self.sd), n=int(self.n), basis=basis)
+        return PassValue(mean=mean, se=se, sd=float(sd), n=int(self.n), basis=basis, objective=objective)
 
 
-def design(feats: np.ndarray, seats: np.ndarray, n_seats: int) -> np.ndarray:
-    """``[1, features, one-hot seat 1..n-1]`` rows (seat 0 is the base).
+#: The quadratic surface's products, as (i, j) of :data:`DEFENCE_FEATURES` with i <= j.
+PAIRS = tuple((i, j) for i in range(len(DEFENCE_FEATURES)) for j in range(i, len(DEFENCE_FEATURES)))
+
+
+def design(feats: np.ndarray, seats: np.ndarray, n_seats: int, quadratic: bool = False) -> np.ndarray:
+    """``[1, features, (products / 100,) one-hot seat 1..n-1]`` rows (seat 0 is the base); ``quadratic`` adds
+    every square and pairwise product of the features (:data:`PAIRS`, scaled by 1/100).
 
     >>> design(np.array([[1.0, 2, 3, 4, 5, 6]]), np.array([2]), 3).tolist()
     [[1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0]]
+    >>> design(np.array([[1.0, 2, 3, 4, 5, 10]]), np.array([0]), 3, quadratic=True)[0, 7:10].tolist()   # 1x1, 1x2, 1x3
+    [0.01, 0.02, 0.03]
     """
     seats = np.asarray(seats, dtype=np.int64)
+    f = np.asarray(feats, dtype=np.float64)
     onehot = (seats[:, None] == np.arange(1, n_seats)[None, :]).astype(np.float64)
-    return np.column_stack([np.ones(len(feats)), np.asarray(feats, dtype=np.float64), onehot])
+    quad = [f[:, i] * f[:, j] / 100 for i, j in PAIRS] if quadratic else []
+    return np.column_stack([np.ones(len(f)), f, *quad, onehot])
+
+
+def _ols(X: np.ndarray, y: np.ndarray) -> tuple[list[float], list[list[float]], float]:
+    """(coefficients, their covariance, residual sd) of least squares; all-zero columns (a seat absent from a
+    single-seat fit) keep a zero coefficient."""
+    used = np.any(X != 0, axis=0)
+    coef = np.zeros(X.shape[1])
+    sol, *_ = np.linalg.lstsq(X[:, used], y, rcond=None)
+    coef[used] = sol
+    resid = y - X @ coef
+    s2 = float(resid @ resid / (len(y) - int(used.sum())))
+    cov = np.zeros((X.shape[1], X.shape[1]))
+    cov[np.ix_(used, used)] = s2 * np.linalg.inv(X[:, used].T @ X[:, used])
+    return coef.tolist(), cov.tolist(), float(np.sqrt(s2))
 
 
 def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
-                provenance: dict | None = None) -> DefenceModel:
-    """Least squares of ``scores`` on the hands' :data:`DEFENCE_FEATURES` and seats (see the module docstring).
+                provenance: dict | None = None, margins: np.ndarray | None = None, others: Any = None,
+                quadratic: bool = True) -> DefenceModel:
+    """Least squares of ``scores`` (and of ``margins``, given) on the hands' :data:`DEFENCE_FEATURES` (with
+    ``quadratic`` their squares and pairwise products too) and seats (see the module docstring); ``others``:
+    the :class:`~binokel_sim.evaluation.margin.OthersLine` it carries.
 
     >>> from binokel_sim.rules import load_rules
     >>> rng = np.random.default_rng(0)
@@ -160,29 +227,22 @@ def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules:
     >>> hands = np.array([counts_of(r[seat_slices(load_rules("standard"))[0]], check=False) for r in rows])
     >>> x = defence_features(hands, load_rules("standard"))
     >>> y = 30 + 0.5 * x[:, 1] + 4 * x[:, 2] + rng.normal(0, 1, 400)
-    >>> m = fit_defence(hands, np.zeros(400, int), y, load_rules("standard"))
+    >>> m = fit_defence(hands, np.zeros(400, int), y, load_rules("standard"), quadratic=False)
     >>> abs(m.coef[2] - 0.5) < 0.02, abs(m.coef[3] - 4.0) < 0.5, round(m.sd, 1)   # the line it was drawn from
     (True, True, 1.0)
     """
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
     y = np.asarray(scores, dtype=np.float64)
-    if len(y) < 2 * (len(DEFENCE_FEATURES) + rules.n_seats):
-        raise InputError(f"fit defence: {len(y)} deals are too few for {len(DEFENCE_FEATURES) + rules.n_seats}"
-                         " coefficients")
-    X = design(defence_features(hands, rules), seats, rules.n_seats)
-    # Seats absent from the data (a single-seat fit) keep a zero column: drop them from the solve.
-    used = np.any(X != 0, axis=0)
-    coef = np.zeros(X.shape[1])
-    sol, *_ = np.linalg.lstsq(X[:, used], y, rcond=None)
-    coef[used] = sol
-    resid = y - X @ coef
-    dof = len(y) - int(used.sum())
-    s2 = float(resid @ resid / dof)
-    cov = np.zeros((X.shape[1], X.shape[1]))
-    cov[np.ix_(used, used)] = s2 * np.linalg.inv(X[:, used].T @ X[:, used])
-    return DefenceModel(rules_hash=rules_hash(rules, digits=KEY_DIGITS), rules=rules.name, coef=coef.tolist(),
-                        cov=cov.tolist(), sd=float(np.sqrt(s2)), n=int(len(y)), provenance=dict(provenance or {}))
+    k = len(DEFENCE_FEATURES) + (len(PAIRS) if quadratic else 0) + rules.n_seats
+    if len(y) < 2 * k:
+        raise InputError(f"fit defence: {len(y)} passing seats are too few for {k} coefficients")
+    X = design(defence_features(hands, rules), seats, rules.n_seats, quadratic)
+    coef, cov, sd = _ols(X, y)
+    mc, mcov, msd = _ols(X, np.asarray(margins, dtype=np.float64)) if margins is not None else (None, None, None)
+    return DefenceModel(rules_hash=rules_hash(rules, digits=KEY_DIGITS), rules=rules.name, coef=coef, cov=cov, sd=sd,
+                        n=int(len(y)), provenance=dict(provenance or {}), margin_coef=mc, margin_cov=mcov,
+                        margin_sd=msd, others=others, quadratic=quadratic)
 
 
 def load_defence(rules: Rules, path: str | Path | None = None) -> DefenceModel | None:
@@ -193,7 +253,11 @@ def load_defence(rules: Rules, path: str | Path | None = None) -> DefenceModel |
     if not p.is_file():
         return None
     d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
-    return DefenceModel(**d) if d else None
+    if not d:
+        return None
+    from binokel_sim.evaluation.margin import OthersLine
+
+    return DefenceModel(**{**d, "others": OthersLine(**d["others"]) if d.get("others") else None})
 
 
 def save_defence(model: DefenceModel, path: str | Path | None = None) -> Path:
@@ -221,7 +285,7 @@ class VersusPass:
     bid_up_to: int | None
     #: The last bid of the run from the minimum where the gain is more than two SEs above 0 (None: none).
     sure_up_to: int | None = None
-    #: What the scores count: ``own`` (the seat's own score).
+    #: What the scores count: one of :data:`OBJECTIVES` (the passing value's).
     objective: str = "own"
 
     def at(self, bid: int) -> tuple[float, float]:
@@ -234,12 +298,14 @@ class VersusPass:
         p = self.passing
         if self.bid_up_to is None:
             g, se = float(self.gain[0]), float(self.gain_se[0])
-            return (f"pass: winning even at {int(self.bids[0])} scores less than passing ({p.mean:.1f} ± {p.se:.1f}),"
+            what = "scores" if self.objective == "own" else "scores (own minus the others' mean)"
+            return (f"pass: winning even at {int(self.bids[0])} {what} less than passing ({p.mean:.1f} ± {p.se:.1f}),"
                     f" a gain of {g:+.1f} ± {se:.1f}")
         i = int(np.flatnonzero(self.bids == self.bid_up_to)[0])
         sure = (f" (ahead by more than 2 SE up to {self.sure_up_to})" if self.sure_up_to is not None else
                 " (ahead by more than 2 SE at no bid)")
-        return (f"bid up to {self.bid_up_to}: winning there scores {self.expected_score[i]:.1f} ±"
+        what = "scores" if self.objective == "own" else "scores (own minus the others' mean)"
+        return (f"bid up to {self.bid_up_to}: winning there {what} {self.expected_score[i]:.1f} ±"
                 f" {self.expected_score_se[i]:.1f}, passing {p.mean:.1f} ± {p.se:.1f}, a gain of"
                 f" {self.gain[i]:+.1f} ± {self.gain_se[i]:.1f}" + sure)
 
@@ -251,12 +317,14 @@ class VersusPass:
 
 
 def versus_pass(cols, passing: PassValue) -> VersusPass:
-    """Weigh a ladder (columns or frame with ``bid``, ``expected_score``, ``expected_score_se``) against
-    ``passing``; see the module docstring."""
+    """Weigh a ladder (columns or frame with ``bid``, ``expected_score``, ``expected_score_se``; for the
+    ``margin`` objective ``expected_margin(_se)``, :func:`~binokel_sim.evaluation.margin.margin_columns`)
+    against ``passing`` (its ``objective`` says which); see the module docstring."""
     bids = np.asarray(cols["bid"], dtype=np.int64)
-    e = np.asarray(cols["expected_score"], dtype=np.float64)
+    what = "expected_score" if passing.objective == "own" else "expected_margin"
+    e = np.asarray(cols[what], dtype=np.float64)
     # A ladder of one deal has no error (NaN): the gain's stays NaN and no bid is called "ahead by 2 SE".
-    se = np.asarray(cols["expected_score_se"], dtype=np.float64)
+    se = np.asarray(cols[f"{what}_se"], dtype=np.float64)
     gain = e - passing.mean
     gain_se = np.sqrt(se ** 2 + passing.se ** 2)
     # The unbroken run from the minimum bid: never advise a bid above one where passing was better.
@@ -264,8 +332,8 @@ def versus_pass(cols, passing: PassValue) -> VersusPass:
     sure = np.cumprod(gain - 2 * gain_se > 0).astype(bool)
     return VersusPass(bids=bids, gain=gain, gain_se=gain_se, expected_score=e, expected_score_se=se,
                       passing=passing, bid_up_to=int(bids[beats][-1]) if beats.any() else None,
-                      sure_up_to=int(bids[sure][-1]) if sure.any() else None)
+                      sure_up_to=int(bids[sure][-1]) if sure.any() else None, objective=passing.objective)
 
 
-__all__ = ["DEFENCE_FEATURES", "DefenceModel", "MEANING", "PassValue", "VersusPass", "defence_features",
-           "fit_defence", "load_defence", "save_defence", "versus_pass"]
+__all__ = ["DEFENCE_FEATURES", "DefenceModel", "MEANING", "OBJECTIVES", "PAIRS", "PassValue", "VersusPass",
+           "check_objective", "defence_features", "fit_defence", "load_defence", "save_defence", "versus_pass"]

@@ -32,6 +32,7 @@ from binokel_sim import streams
 from binokel_sim.cards import cards_of, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
+from binokel_sim.evaluation.margin import PLAYED, SPECIAL, THROWN_IN, WENT_OUT
 from binokel_sim.evaluation.pass_value import PassValue
 from binokel_sim.game.auction import auction
 from binokel_sim.game.simulate import ceiling, play_budget, play_deal
@@ -46,12 +47,25 @@ CHECKED_PASS_DEALS = 200
 
 
 class PassRows(NamedTuple):
-    """Forced-pass observations: each passing seat's dealt hand (``uint8[n, 24]``), seat and score (a tuple,
-    so a checkpoint stores it)."""
+    """Forced-pass observations (a tuple, so a checkpoint stores it).
+
+    Per passing seat: its dealt hand (``uint8[n, 24]``), seat, score and margin (its score minus the mean of
+    the other seats'). Per distinct play of those deals (the soloist's side, for the "own minus the others"
+    objective): ``play_kind`` (:data:`~binokel_sim.evaluation.margin.PLAYED` and its kin), the
+    soloist side's total played out, the bid, the mean score of the seats other than the soloist, that mean
+    had he gone out at the bid (trump contracts; else NaN) and the melds of his dealt hand at its best trump.
+    """
 
     hands: np.ndarray
     seats: np.ndarray
     scores: np.ndarray
+    margins: np.ndarray
+    play_kind: np.ndarray
+    play_total: np.ndarray
+    play_bid: np.ndarray
+    play_others: np.ndarray
+    play_others_out: np.ndarray
+    play_melds: np.ndarray
 
     @staticmethod
     def join(parts) -> "PassRows":
@@ -59,21 +73,65 @@ class PassRows(NamedTuple):
         return join_rows(PassRows, parts)
 
 
-def passing_scores(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> np.ndarray:
-    """The score of each seat in ``seats`` when it passes on the dealt ``row`` (int64[len(seats)])."""
+
+
+def others_mean(scores: np.ndarray, seat: int) -> float:
+    """The mean score of the seats other than ``seat``.
+
+    >>> others_mean(np.array([100, 40, 20]), 0)
+    30.0
+    """
+    return float((scores.sum() - scores[seat]) / (len(scores) - 1))
+
+
+def _play_facts(rules: Rules, row: np.ndarray, o) -> tuple:
+    """One play's row of :class:`PassRows`' ``play_*`` columns (``o``: :func:`play_deal`'s outcome)."""
+    from binokel_sim.evaluation.pass_value import defence_features
+    from binokel_sim.melds.scorer import meld_total
+    from binokel_sim.scoring import SURRENDER, TRUMP, PlayedDeal, table_scores
+
+    if o.soloist_seat < 0:
+        return THROWN_IN, 0, 0, float(o.scores.mean()), float("nan"), 0
+    sol, n = o.soloist_seat, rules.n_seats
+    hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:n]]
+    melds = int(defence_features(hands[sol][None], rules)[0, 0])
+    if o.contract not in (TRUMP, SURRENDER):
+        return SPECIAL, 0, o.bid, others_mean(o.scores, sol), float("nan"), melds
+    # Had he gone out at this bid: the credit and the others' melds at his trump (their dealt hands).
+    table = rules.meld_array()
+    m = [0 if s == sol else int(meld_total(hands[s], o.trump, table)) for s in range(n)]
+    zeros = [0] * n
+    out = table_scores(rules, PlayedDeal(sol, o.bid, SURRENDER, zeros, zeros, m, 0))
+    kind = WENT_OUT if o.contract == SURRENDER else PLAYED
+    return kind, int(o.total), int(o.bid), others_mean(o.scores, sol), others_mean(out, sol), melds
+
+
+def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> tuple[np.ndarray, ...]:
+    """Each seat in ``seats`` passing on the dealt ``row``: (its scores, its margins, the distinct plays'
+    :class:`PassRows` ``play_*`` columns as a list of tuples)."""
     n = rules.n_seats
     hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:n]]
     natural = [ceiling(h, rules) for h in hands]
     seen: dict[tuple[int, int], np.ndarray] = {}
-    out = np.empty(len(seats), dtype=np.int64)
+    plays: list[tuple] = []
+    score = np.empty(len(seats), dtype=np.int64)
+    margin = np.empty(len(seats), dtype=np.float64)
     for k, s in enumerate(seats):
         c = list(natural)
         c[s] = 0
         key = auction(c, rules)
         if key not in seen:  # the play depends on the auction's outcome only
-            seen[key] = play_deal(rules, row, solver, budget, ceilings=c).scores
-        out[k] = seen[key][s]
-    return out
+            o = play_deal(rules, row, solver, budget, ceilings=c)
+            seen[key] = o.scores
+            plays.append(_play_facts(rules, row, o))
+        score[k] = seen[key][s]
+        margin[k] = score[k] - others_mean(seen[key], s)
+    return score, margin, plays  # type: ignore[return-value]
+
+
+def passing_scores(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> np.ndarray:
+    """The score of each seat in ``seats`` when it passes on the dealt ``row`` (int64[len(seats)])."""
+    return passing_plays(rules, row, solver, budget, seats)[0]
 
 
 @dataclass(frozen=True)
@@ -95,12 +153,21 @@ def defence_chunk(job: Job, chunk: Chunk) -> PassRows:
     hands: list[np.ndarray] = []
     seats: list[int] = []
     scores: list[np.ndarray] = []
+    margins: list[np.ndarray] = []
+    plays: list[tuple] = []
     for row in rows:
-        scores.append(passing_scores(rules, row, solver, job.params.solve_budget, range(n)))
+        sc, mg, pl = passing_plays(rules, row, solver, job.params.solve_budget, range(n))
+        scores.append(sc)
+        margins.append(mg)
+        plays.extend(pl)
         hands.extend(counts_of(row[sl[s]], check=False) for s in range(n))
         seats.extend(range(n))
+    cols = list(zip(*plays)) if plays else [()] * 6
+    kinds = (np.int8, np.int64, np.int64, np.float64, np.float64, np.int64)
     return PassRows(np.asarray(hands, dtype=np.uint8).reshape(-1, 24), np.asarray(seats, dtype=np.int64),
-                    np.concatenate(scores) if scores else np.zeros(0, np.int64))
+                    np.concatenate(scores) if scores else np.zeros(0, np.int64),
+                    np.concatenate(margins) if margins else np.zeros(0),
+                    *(np.asarray(c, dtype=t) for c, t in zip(cols, kinds)))
 
 
 def defence_job(rules: Rules, deals: int, seed: int = 1, solve_budget: int | None = None) -> Job:
@@ -113,8 +180,13 @@ def defence_job(rules: Rules, deals: int, seed: int = 1, solve_budget: int | Non
 
 
 def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int, seed: int = 1,
-                       scale: Scale | None = None, solve_budget: int | None = None) -> PassValue:
-    """The pass value of one hand (count vector) at ``seat`` from ``samples`` deals of the unseen cards."""
+                       scale: Scale | None = None, solve_budget: int | None = None,
+                       objective: str = "own") -> PassValue:
+    """The pass value of one hand (count vector) at ``seat`` from ``samples`` deals of the unseen cards
+    (``objective``: :data:`~binokel_sim.evaluation.pass_value.OBJECTIVES`; both are played alike)."""
+    from binokel_sim.evaluation.pass_value import check_objective
+
+    check_objective(objective)
     rules.require_auction("the pass value")
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
@@ -125,23 +197,27 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
         from binokel_sim.play.solver import Solver
 
         solver = Solver()
-        return np.array([passing_scores(rules, row, solver, budget, [seat])[0]
-                         for row in dealer.deal(c.size, start=c.start)], dtype=np.int64)
+        # Rows: (score, margin) per deal.
+        return np.array([[float(v[0]) for v in passing_plays(rules, row, solver, budget, [seat])[:2]]
+                         for row in dealer.deal(c.size, start=c.start)], dtype=np.float64).reshape(-1, 2)
 
     from binokel_sim.provenance import rules_hash
 
     key = {"hand": cards_of(counts), "seat": seat, "seed": seed, "rules": rules_hash(rules), "budget": budget}
-    y = np.concatenate(run_local_chunks(one, chunk_ranges(samples, CHUNK_DEALS), scale, "pass value",
-                                        "the pass value", key)).astype(np.float64)
+    both = np.concatenate(run_local_chunks(one, chunk_ranges(samples, CHUNK_DEALS), scale, "pass value",
+                                           "the pass value", key))
+    y = both[:, 0 if objective == "own" else 1]
     sd = float(y.std(ddof=1)) if len(y) > 1 else float("nan")
     return PassValue(mean=float(y.mean()), se=sd / np.sqrt(len(y)), sd=sd, n=len(y),
-                     basis=f"{len(y)} deals of the unseen cards where this hand passed, seed {seed}")
+                     basis=f"{len(y)} deals of the unseen cards where this hand passed, seed {seed}",
+                     objective=objective)
 
 
 def pass_value(hand, rules="standard", seat: int = 0, samples: int | None = None, seed: int = 1,
-               scale: Scale | None = None) -> PassValue:
+               scale: Scale | None = None, objective: str = "own") -> PassValue:
     """What passing is worth to ``hand`` (card text or card types) at ``seat``: the fitted model
-    (instant) without ``samples``, else its own ``samples`` forced-pass deals (checked).
+    (instant) without ``samples``, else its own ``samples`` forced-pass deals (checked); ``objective``
+    ``own`` (its score) or ``margin`` (its score minus the mean of the other seats').
 
     >>> pass_value("EA EA EK EO EU GA G10 HA HK SA SO SU", "standard", samples=4).n
     4
@@ -158,13 +234,47 @@ def pass_value(hand, rules="standard", seat: int = 0, samples: int | None = None
     if samples is not None:
         if samples < 2:
             raise InputError(f"samples: expected at least 2 deals for an error, got {samples}")
-        return pass_value_checked(counts, rules, seat, samples, seed, scale)
+        return pass_value_checked(counts, rules, seat, samples, seed, scale, objective=objective)
     m = load_defence(rules)
     if m is None:
         raise InputError(f"no pass-value model fitted for rules {rules.name!r}: give samples=N (or run binokel fit"
                          f" defence --rules {rules.name} --write)")
-    return m.value(counts, rules, seat)
+    return m.value(counts, rules, seat, objective)
 
 
-__all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PassRows", "defence_job", "pass_value", "pass_value_checked",
-           "passing_scores"]
+def weigh_ladder(hand, cols, rules: Rules, seat: int = 0, total: float | None = None, objective: str = "own",
+                 samples: int | None = None, seed: int = 1, scale: Scale | None = None):
+    """A ladder (columns or frame: ``bid``, ``expected_score(_se)``, ``p_surrender``) of ``hand`` at ``seat``
+    weighed against passing (:class:`~binokel_sim.evaluation.pass_value.VersusPass`) for ``objective``:
+    :func:`pass_value` (fitted, or its ``samples`` deals); for ``margin`` the ladder's others' mean by the fitted
+    :class:`~binokel_sim.evaluation.margin.OthersLine` at the ladder's expected ``total``.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> cols = {"bid": np.array([150, 160]), "expected_score": np.array([300.0, 290.0]),
+    ...         "expected_score_se": np.array([5.0, 5.0]), "p_surrender": np.array([0.0, 0.0])}
+    >>> vs = weigh_ladder("EA EA E10 EK EO EU GA G10 HA H10 SA S10", cols, load_rules("standard"), total=320.0,
+    ...                   objective="margin")
+    >>> vs.objective, vs.bid_up_to
+    ('margin', 160)
+    """
+    from binokel_sim.dealing.hand_input import as_counts
+    from binokel_sim.evaluation.margin import margin_columns
+    from binokel_sim.evaluation.pass_value import check_objective, defence_features, load_defence, versus_pass
+    from binokel_sim.rules import as_rules
+
+    rules = as_rules(rules)
+    check_objective(objective)
+    pv = pass_value(hand, rules, seat, samples, seed, scale, objective=objective)
+    if objective == "own":
+        return versus_pass(cols, pv)
+    m = load_defence(rules)
+    if m is None or m.others is None or total is None:
+        why = "no expected total given" if total is None else f"no others' line fitted for rules {rules.name!r}"
+        raise InputError(f"objective margin: {why} (binokel fit defence --rules {rules.name} --write)")
+    melds = float(defence_features(as_counts(hand, "hand", rules.layout.hand_size, rules)[None], rules)[0, 0])
+    return versus_pass({"bid": np.asarray(cols["bid"]), **margin_columns(cols, m.others, rules, total, melds)}, pv)
+
+
+__all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PLAYED", "PassRows", "SPECIAL", "THROWN_IN", "WENT_OUT",
+           "defence_job", "others_mean", "pass_value", "pass_value_checked", "passing_plays", "passing_scores",
+           "weigh_ladder"]

@@ -39,6 +39,7 @@ from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_of
 from binokel_sim.game.auction import auction, floor_to_step
+from binokel_sim.game.defence import others_mean
 from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Job, join_rows
@@ -135,7 +136,10 @@ def hand_limits(counts: np.ndarray, rules: Rules, seat: int, policies, models: M
 class MatchRows(NamedTuple):
     """One row per (deal, policy B, seat): A's seat and B's seat under the same deal (a tuple: a checkpoint
     stores it). ``won``/``failed``/``out``: the seat won the auction / failed / went out; ``others``: the
-    mean score of the other seats; ``pass_value``: the seat's fitted pass value; ``bid``: the contract."""
+    mean score of the other seats; ``pass_value``: the seat's fitted pass value; ``bid``: the contract;
+    ``passed_b``: the seat's score had it passed at once (its highest bid 0, the first B in the other seats;
+    NaN under the other Bs) -- the event the pass value predicts, so its calibration is measured on every seat,
+    not only on those that lost an auction they bid in."""
 
     deal: np.ndarray
     against: np.ndarray
@@ -153,6 +157,7 @@ class MatchRows(NamedTuple):
     bid_a: np.ndarray
     bid_b: np.ndarray
     pass_value: np.ndarray
+    passed_b: np.ndarray
 
     @staticmethod
     def join(parts) -> "MatchRows":
@@ -179,7 +184,7 @@ def _record(cols: dict[str, list], tag: str, outcome: tuple, s: int, n: int) -> 
     sol, scores, contract, made, bid = outcome
     won = sol == s
     cols[f"score_{tag}"].append(int(scores[s]))
-    cols[f"others_{tag}"].append(float((scores.sum() - scores[s]) / (n - 1)))
+    cols[f"others_{tag}"].append(others_mean(scores, s))
     cols[f"won_{tag}"].append(won)
     cols[f"failed_{tag}"].append(won and contract != SURRENDER and not made)
     cols[f"out_{tag}"].append(won and contract == SURRENDER)
@@ -213,9 +218,12 @@ def match_chunk(job: Job, chunk: Chunk) -> MatchRows:
                 cols["against"].append(b_index)
                 cols["seat"].append(s)
                 cols["pass_value"].append(lim[s].pass_value)
+                c[s] = 0
+                # Measured against the first B only (the calibration's): a play more per seat where it changes the auction.
+                cols["passed_b"].append(float(play(c)[1][s]) if b_index == 0 else float("nan"))
     types = {"deal": np.int64, "against": np.int64, "seat": np.int64, "score_a": np.int64, "score_b": np.int64,
              "others_a": np.float64, "others_b": np.float64, "bid_a": np.int64, "bid_b": np.int64,
-             "pass_value": np.float64}
+             "pass_value": np.float64, "passed_b": np.float64}
     return MatchRows(*(np.asarray(cols[k], dtype=types.get(k, bool)) for k in MatchRows._fields))
 
 
