@@ -85,22 +85,13 @@ def pass_calibration(rows: MatchRows, bins: int = 10, event: str = "forced") -> 
     else:
         m = first & ~rows.won_b
         real = rows.score_b[m].astype(float)
+    from binokel_sim.evaluation.pass_check import deciles
+
     pred = rows.pass_value[m]
     if pred.size < bins:
         return pd.DataFrame(columns=["bin", "n", "pass_predicted", "pass_realised", "pass_realised_se", "z"])
-    edges = np.quantile(pred, np.linspace(0, 1, bins + 1))
-    which = np.clip(np.searchsorted(edges, pred, side="right") - 1, 0, bins - 1)
-    out = []
-    for k in range(bins):
-        sel = which == k
-        n = int(sel.sum())
-        if n < 2:
-            continue
-        se = float(real[sel].std(ddof=1) / np.sqrt(n))
-        p, y = float(pred[sel].mean()), float(real[sel].mean())
-        out.append({"bin": k + 1, "n": n, "pass_predicted": p, "pass_realised": y, "pass_realised_se": se,
-                    "z": (y - p) / se if se > 0 else float("nan")})
-    return pd.DataFrame(out)
+    return deciles(pred, real, bins).rename(columns={"predicted": "pass_predicted", "realised": "pass_realised",
+                                                     "realised_se": "pass_realised_se"})
 
 
 def competing_gain(rows: MatchRows) -> tuple[float, float, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import echo_json, echo_table, json_option, out_option, quiet_option, rules_option, seed_option
 from .numbers import Whole
 from .scale_options import scale_options
 from .study_options import solve_budget_option
@@ -35,6 +35,7 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
     from dataclasses import asdict
 
     from binokel_sim.evaluation.margin import fit_others
+    from binokel_sim.evaluation.pass_check import held_out_deciles
     from binokel_sim.evaluation.pass_value import DEFENCE_FEATURES, PAIRS, fit_defence, save_defence
     from binokel_sim.game.defence import PassRows, defence_job
     from binokel_sim.provenance import rules_hash
@@ -49,6 +50,8 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
     m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov, margins=rows.margins,
                     others=fit_others(rows, rules))
     where = save_defence(m) if write else None
+    held = held_out_deciles(rows.hands, rows.seats, rows.scores, rules, m.quadratic)
+    line_z = float(held_out_deciles(rows.hands, rows.seats, rows.scores, rules, False)["z"].abs().max())
     products = [f"{DEFENCE_FEATURES[i]} x {DEFENCE_FEATURES[j]} / 100" for i, j in PAIRS] if m.quadratic else []
     terms = ["intercept", *DEFENCE_FEATURES, *products, *(f"seat {s}" for s in range(1, rules.n_seats))]
     se = [float(m.cov[i][i]) ** 0.5 for i in range(len(terms))]
@@ -64,7 +67,8 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
                    "terms": dict(zip(terms, m.coef)), "margin": {"mean": float(rows.margins.mean()),
                                                                  "residual_sd": m.margin_sd,
                                                                  "terms": dict(zip(terms, m.margin_coef or []))},
-                   "others": asdict(m.others), "written": str(where) if where else None})
+                   "others": asdict(m.others), "held_out": held.to_dict(orient="records"),
+                   "held_out_line_max_abs_z": line_z, "written": str(where) if where else None})
         return
     click.echo(f"# pass value: rules {rules.name}, {m.n} passing seats on {deals} deals (seed {seed}), mean score"
                f" {rows.scores.mean():.1f}, residual sd {m.sd:.1f}" + (f"; stored in {where}" if where else ""))
@@ -75,3 +79,6 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
                f" {m.margin_sd:.1f}; the others' mean when the soloist plays: {o.coef[0]:.1f} {o.coef[1]:+.3f} x total"
                f" {o.coef[2]:+.3f} x his melds (sd {o.sd:.1f}, {o.n} contracts); had he gone out: the credit +"
                f" {o.out_melds:.1f} ± {o.out_melds_se:.1f} in melds ({o.n_out} contracts)")
+    click.echo(f"# held out (10 folds of deals): predicted against realised by decile of the prediction; largest |z|"
+               f" {held['z'].abs().max():.1f} (a line alone: {line_z:.1f})")
+    echo_table(held, "{:.2f}")

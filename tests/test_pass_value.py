@@ -278,3 +278,6 @@ def test_fit_defence_names_every_term_of_the_surface(capsys, tmp_path):
     t = pd.read_csv(tmp_path / "coef.csv", comment="#")   # a provenance line first
     assert t["term"].tolist() == terms and t["coefficient"].tolist() == pytest.approx(list(d["terms"].values()))
     assert d["others"]["n"] > 0 and d["others"]["n_out"] >= d["others"]["n"]
+    held = d["held_out"]
+    assert sum(h["n"] for h in held) == 64 and all(np.isfinite(h["z"]) for h in held)
+    assert d["held_out_line_max_abs_z"] >= 0

@@ -165,7 +165,7 @@ class DefenceModel:
         x = self.design(defence_features(np.asarray(counts)[None], rules), np.array([seat]))[0]
         if check_objective(objective) == "own":
             coef, cov, sd = self.coef, self.cov, self.sd
-        elif self.margin_coef is None or self.others is None:
+        elif self.margin_coef is None or self.margin_cov is None or self.margin_sd is None or self.others is None:
             raise InputError(f"the pass-value model of rules {rules.name!r} predates the margin objective: refit it"
                              f" (binokel fit defence --rules {rules.name} --write)")
         else:
