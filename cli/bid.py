@@ -30,14 +30,19 @@ def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
     return f"{mean_se[0]:.{digits}f} ± {mean_se[1]:.{digits}f}"
 
 
-def columns_line(rules) -> str:
-    """What each column of the bid table counts, in the rules' own factors."""
+def columns_line(rules, objective: str = "own") -> str:
+    """What each column of the bid table counts, in the rules' own factors (``objective``: what "vs pass"
+    compares)."""
     ff = rules.scoring.failure_factor
     out = (f", -{rules.surrender.penalty_factor} x bid when he goes out" if rules.surrender.allowed else "")
+    vs = ("vs pass = E[score] minus what passing is worth to him (his score as a defender, with its error)"
+          if objective == "own" else
+          "E[margin] = E[score] minus the other seats' expected mean score; vs pass = E[margin] minus what passing"
+          " is worth to him in the same measure (with its error)")
     return (f"columns: P(make) = share of deals he plays and makes the bid [95% interval]; E[score] = the soloist's"
             f" own score at that bid: his total when made, -{ff} x bid when failed{out}; a Durch/Bettel its own"
-            " score (± its standard error); vs pass = E[score] minus what passing is worth to him (his score as a"
-            " defender, with its error): bid up to the last bid of the run from the minimum where it is positive.")
+            f" score (± its standard error); {vs}: bid up to the last bid of the run from the minimum where it is"
+            " positive.")
 
 
 def shown_rows(bids: list[dict], keep: tuple, rows: int = 40, around: int = 3) -> list[dict | int]:
@@ -79,7 +84,7 @@ def render(ev, rows: int = 40, vs=None, no_pass: str | None = None) -> str:
         *_method_lines(ev),
         f"going out after the Tapp decided by {ev.surrender_basis}",
         SEMANTICS + " (a surrender counts as not made)",
-        columns_line(ev.rules),
+        columns_line(ev.rules, vs.objective if vs else "own"),
         "",
         *_table_lines(with_gain(ev.bids.to_dict(orient="records"), vs), rows,
                       (ev.ceiling_bid, ev.safe_bid, vs.bid_up_to if vs else None)),
@@ -142,8 +147,9 @@ def _records(cols: dict) -> list[dict]:
 def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
     bounds = bool(bids) and "p_make_lower" in bids[0]
     gain = bool(bids) and "gain_vs_pass" in bids[0]
+    margin = gain and "expected_margin" in bids[0]   # the margin objective: what "vs pass" compares
     lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"
-             + (f" {'vs pass':>8}" if gain else "")
+             + (f" {'E[margin]':>10}" if margin else "") + (f" {'vs pass':>8}" if gain else "")
              + ("   P(make) at the bounds   E[score] at the bounds" if bounds else "")]
     for r in shown_rows(bids, keep, rows):
         if isinstance(r, int):
@@ -153,6 +159,7 @@ def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
         err = f"± {se:5.1f}" if np.isfinite(se) else "(n < 2)"
         lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
                      f" {r['expected_score']:>9.1f} {err:>7} {r['p_surrender']:>10.3f}"
+                     + (f" {r['expected_margin']:>10.1f}" if margin else "")
                      + (f" {r['gain_vs_pass']:>+8.1f}" if gain else "")
                      + (f"   {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}      "
                         f" {r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
@@ -172,7 +179,8 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f"instant model: {a['basis']} (seed {p.get('seed')}, policy {p.get('policy')}),"
              f" fitted total {a['total']:.0f}" + ("" if real else "; check with --samples N"),
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
-             SEMANTICS + " (a surrender counts as not made)", columns_line(rules), *_open_lines(a), "",
+             SEMANTICS + " (a surrender counts as not made)", columns_line(rules, vs.objective if vs else "own"),
+             *_open_lines(a), "",
              *_table_lines(with_gain(_records(a["bids"]), vs), rows,
                            (a["ceiling_bid"], a["safe_bid"], vs.bid_up_to if vs else None)), ""]
     lines += [*versus_lines(vs, no_pass),

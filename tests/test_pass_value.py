@@ -281,3 +281,17 @@ def test_fit_defence_names_every_term_of_the_surface(capsys, tmp_path):
     held = d["held_out"]
     assert sum(h["n"] for h in held) == 64 and all(np.isfinite(h["z"]) for h in held)
     assert d["held_out_line_max_abs_z"] >= 0
+
+
+def test_bid_prints_the_margin_it_weighs(capsys):
+    from clitools import run_cli
+
+    code, text, _ = run_cli(capsys, "bid", HAND, "--objective", "margin")
+    assert code == 0
+    head = next(line for line in text.splitlines() if line.lstrip().startswith("bid "))
+    assert "E[margin]" in head and "vs pass" in head and "E[margin] = E[score] minus the other seats'" in text
+    assert "passing (own minus the others' mean):" in text and "scores (own minus the others' mean)" in text
+    d = run_json(capsys, "bid", HAND, "--objective", "margin")
+    r = d["bids"][0]
+    assert r["gain_vs_pass"] == pytest.approx(r["expected_margin"] - d["versus_pass"]["passing"]["mean"])
+    assert_one_line_error(capsys, "bid", HAND, "--objective", "score", contains="--objective")
