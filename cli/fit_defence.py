@@ -23,8 +23,8 @@ from .study_options import solve_budget_option
 @scale_options
 def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out, as_json: bool, quiet: bool,
                     scale) -> None:
-    """Play DEALS deals where each seat in turn passes and the others bid, exchange and play as the
-    whole-game simulator does (double-dummy); fit the passing seat's score on its hand's features and
+    """Play DEALS deals where each seat in turn passes and the others bid to the instant tier's ceilings,
+    exchange and play as the whole-game simulator does (double-dummy); fit the passing seat's score on its hand's features and
     seat (see binokel_sim.evaluation.pass_value). `binokel bid` weighs its ladder against it.
 
     \b
@@ -44,14 +44,15 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
     job = defence_job(rules, deals, seed, solve_budget)
     rows = PassRows.join(job.run(scale, desc="forced-pass deals"))
     prov = {"deals": deals, "seed": seed, "rules": rules.name, "rules_hash": rules_hash(rules),
-            "solve_budget_nodes": job.params.solve_budget, "ceilings": "the whole-game simulator's",
+            "solve_budget_nodes": job.params.solve_budget,
+            "ceilings": "the instant tier's (what bid calls the ceiling)",
             "command": f"binokel fit defence --rules {rules.name} --deals {deals} --seed {seed} --write",
             "cpu_seconds": round(time.perf_counter() - t0, 1)}
     m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov, margins=rows.margins,
                     others=fit_others(rows, rules))
     where = save_defence(m) if write else None
-    held = held_out_deciles(rows.hands, rows.seats, rows.scores, rules, m.quadratic)
-    line_z = float(held_out_deciles(rows.hands, rows.seats, rows.scores, rules, False)["z"].abs().max())
+    held = held_out_deciles(rows.hands, rows.seats, rows.scores, rules, m.quadratic, bent=m.floor_bend is not None)
+    line_z = float(held_out_deciles(rows.hands, rows.seats, rows.scores, rules, False, bent=False)["z"].abs().max())
     products = [f"{DEFENCE_FEATURES[i]} x {DEFENCE_FEATURES[j]} / 100" for i, j in PAIRS] if m.quadratic else []
     terms = ["intercept", *DEFENCE_FEATURES, *products, *(f"seat {s}" for s in range(1, rules.n_seats))]
     se = [float(m.cov[i][i]) ** 0.5 for i in range(len(terms))]

@@ -8,19 +8,21 @@ import pytest
 
 from clitools import assert_one_line_error, run_json
 
-from binokel_sim.cards import Hand, counts_of
+from binokel_sim.cards import Hand, cards_of, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.evaluation import pass_value as pv
 from binokel_sim.evaluation.margin import OthersLine, fit_others, margin_columns, out_credit
-from binokel_sim.game.defence import (PLAYED, WENT_OUT, PassRows, defence_job, others_mean, pass_value,
-                                      pass_value_checked, passing_plays, passing_scores)
-from binokel_sim.game.simulate import ceiling, play_deal
+from binokel_sim.evaluation.instant import load_instant
+from binokel_sim.game.defence import (PLAYED, WENT_OUT, PassRows, defence_job, opponent_ceilings, others_mean,
+                                      pass_value, pass_value_checked, passing_plays, passing_scores)
+from binokel_sim.game.simulate import play_deal
 from binokel_sim.play.solver import Solver
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 
 HAND = "EA EA EK EO EU GA G10 HA HK SA SO SU"
 R = load_rules("standard")
+INSTANT = load_instant(R)
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +31,7 @@ def fitted():
     rows = PassRows.join(defence_job(R, 12, seed=1).run(Scale(workers=2)))
     # 36 seats are too few for the quadratic surface's 30 terms: the line (the surface is tested below)
     return rows, pv.fit_defence(rows.hands, rows.seats, rows.scores, R, {"deals": 12, "seed": 1},
-                                margins=rows.margins, others=fit_others(rows, R), quadratic=False)
+                                margins=rows.margins, others=fit_others(rows, R), quadratic=False, bent=False)
 
 
 def _cols(e, se):
@@ -60,12 +62,14 @@ def test_passing_scores_equal_the_simulators_deal_with_that_seat_at_zero():
     rows = Dealer(R, 5).deal(3)
     solver = Solver()
     for row in rows:
-        got, margin, plays = passing_plays(R, row, solver, None, range(3))
-        assert np.array_equal(got, passing_scores(R, row, solver, None, range(3)))
+        natural = opponent_ceilings(R, row, INSTANT)
+        got, margin, plays = passing_plays(R, row, solver, None, range(3), natural)
+        assert np.array_equal(got, passing_scores(R, row, solver, None, range(3), natural))
         hands = [counts_of(row[s], check=False) for s in seat_slices(R)[:3]]
         outcomes = []
         for s in range(3):
-            c = [ceiling(h, R) for h in hands]
+            # the others bid to the instant tier's ceiling: what bid calls the ceiling
+            c = [INSTANT.advise(cards_of(h), R, q, 0.8, frame=False)["ceiling_bid"] or 0 for q, h in enumerate(hands)]
             c[s] = 0
             o = play_deal(R, row, Solver(), None, ceilings=c)
             assert got[s] == o.scores[s]
@@ -152,10 +156,12 @@ def test_checked_pass_value_is_the_mean_of_its_own_deals():
     again = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=1))
     assert (got.mean, got.se) == (again.mean, again.se) and got.n == 6
     dealer = Dealer(R, 2, predealt={1: Hand.parse(HAND).cards}, stream=(4, 7))
-    y = [passing_scores(R, row, Solver(), None, [1])[0] for row in dealer.deal(6)]
+    y = [passing_scores(R, row, Solver(), None, [1], opponent_ceilings(R, row, INSTANT, (1,)))[0]
+         for row in dealer.deal(6)]
     assert got.mean == pytest.approx(np.mean(y)) and got.se == pytest.approx(np.std(y, ddof=1) / np.sqrt(6))
     mg = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=1), objective="margin")
-    z = [passing_plays(R, row, Solver(), None, [1])[1][0] for row in dealer.deal(6)]
+    z = [passing_plays(R, row, Solver(), None, [1], opponent_ceilings(R, row, INSTANT, (1,)))[1][0]
+         for row in dealer.deal(6)]
     assert mg.objective == "margin" and mg.mean == pytest.approx(np.mean(z)) and mg.n == 6
 
 
@@ -295,3 +301,36 @@ def test_bid_prints_the_margin_it_weighs(capsys):
     r = d["bids"][0]
     assert r["gain_vs_pass"] == pytest.approx(r["expected_margin"] - d["versus_pass"]["passing"]["mean"])
     assert_one_line_error(capsys, "bid", HAND, "--objective", "score", contains="--objective")
+
+
+def test_the_bend_lifts_the_weakest_hands_off_the_floor(fitted):
+    from dataclasses import replace
+
+    from binokel_sim.evaluation.pass_surface import bend, fit_bend
+
+    # a floor at 0 under a line: the bend finds a knot near it, slope 1 above, flat below
+    p = np.linspace(-60, 200, 2000)
+    y = np.maximum(p, 0) + np.random.default_rng(3).normal(0, 2, 2000)
+    k, a, b, c = fit_bend(p, y)
+    assert abs(k) < 15 and b == pytest.approx(1.0, abs=0.03) and b - c == pytest.approx(0.0, abs=0.1)
+    assert bend(np.array([-50.0, 100.0]), [k, a, b, c]) == pytest.approx([0.0, 100.0], abs=3)
+    # in a model: the value is the bent surface, its SE the surface's times the slope there
+    _, m = fitted
+    counts = Hand.parse(HAND).counts
+    plain = m.value(counts, R, 1)
+    s = plain.mean
+    lifted = replace(m, floor_bend=[s + 10, 5.0, 0.5, 0.25])    # below the knot: slope 0.5 - 0.25
+    v = lifted.value(counts, R, 1)
+    assert v.mean == pytest.approx(5 + 0.5 * s + 0.25 * 10) and v.se == pytest.approx(0.25 * plain.se)
+    assert lifted.value(counts, R, 1, "margin").mean == m.value(counts, R, 1, "margin").mean   # own score only
+
+
+def test_the_forced_pass_deals_need_the_instant_tier_the_others_bid_by(monkeypatch, tmp_path):
+    from binokel_sim.errors import InputError
+    from binokel_sim.evaluation import instant
+
+    monkeypatch.setattr(instant, "model_file", lambda play="double-dummy": tmp_path / "none.json")
+    with pytest.raises(InputError, match="binokel fit instant --rules standard"):
+        defence_job(R, 3)
+    with pytest.raises(InputError, match="binokel fit instant --rules standard"):
+        pass_value(HAND, R, samples=4)

@@ -13,7 +13,7 @@ prediction, each bin's realised mean against its predicted mean with n, SE and `
 >>> hands = np.array([counts_of(r[seat_slices(R)[s]], check=False) for r in rows for s in range(3)])
 >>> seats = np.tile(np.arange(3), 300)
 >>> y = 50 + 2 * defence_features(hands, R)[:, 2] + np.random.default_rng(0).normal(0, 5, 900)
->>> t = held_out_deciles(hands, seats, y, R, quadratic=False, bins=5)
+>>> t = held_out_deciles(hands, seats, y, R, quadratic=False, bins=5, bent=False)
 >>> int(t["n"].sum()), bool((t["z"].abs() < 3).all())
 (900, True)
 """
@@ -23,23 +23,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from binokel_sim.evaluation.pass_value import defence_features, design
+from binokel_sim.evaluation.pass_surface import bend, design, fit_bend, held_out
+from binokel_sim.evaluation.pass_value import defence_features
 from binokel_sim.rules import Rules
 
 
 def held_out_predictions(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
-                         quadratic: bool = True, folds: int = 10) -> np.ndarray:
-    """Each row's prediction by least squares on the other folds (fold: deal index mod ``folds``; rows in deal
-    order, ``rules.n_seats`` a deal)."""
+                         quadratic: bool = True, folds: int = 10, bent: bool = True) -> np.ndarray:
+    """Each row's prediction by the surface fitted on the other folds (fold: deal index mod ``folds``; rows in
+    deal order, ``rules.n_seats`` a deal), ``bent`` off the floor as :func:`fit_defence` bends it."""
     X = design(defence_features(hands, rules), seats, rules.n_seats, quadratic)
     y = np.asarray(scores, dtype=np.float64)
-    fold = (np.arange(len(y)) // rules.n_seats) % folds
-    out = np.empty(len(y))
-    for k in range(folds):
-        test = fold == k
-        coef, *_ = np.linalg.lstsq(X[~test], y[~test], rcond=None)
-        out[test] = X[test] @ coef
-    return out
+    pred = held_out(X, y, rules.n_seats, folds)
+    return bend(pred, fit_bend(pred, y)) if bent else pred
 
 
 def deciles(pred: np.ndarray, real: np.ndarray, bins: int = 10) -> pd.DataFrame:
@@ -64,9 +60,10 @@ def deciles(pred: np.ndarray, real: np.ndarray, bins: int = 10) -> pd.DataFrame:
 
 
 def held_out_deciles(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
-                     quadratic: bool = True, folds: int = 10, bins: int = 10) -> pd.DataFrame:
-    """:func:`deciles` of :func:`held_out_predictions` against the scores (see the module docstring)."""
-    pred = held_out_predictions(hands, seats, scores, rules, quadratic, folds)
+                     quadratic: bool = True, folds: int = 10, bins: int = 10, bent: bool = True) -> pd.DataFrame:
+    """:func:`deciles` of :func:`held_out_predictions` against the scores (see the module docstring; the bend's
+    four numbers are fitted on the same held-out predictions)."""
+    pred = held_out_predictions(hands, seats, scores, rules, quadratic, folds, bent)
     return deciles(pred, np.asarray(scores, dtype=np.float64), bins)
 
 

@@ -11,8 +11,9 @@ Two ways to it, as for the soloist's ladder:
 * **fitted** (the instant tier): :class:`DefenceModel`, a least-squares quadratic surface of the
   seat's score on :data:`DEFENCE_FEATURES` (with their squares and pairwise products: a line
   underpredicts the weakest hands, whose score is bounded below by 0) and the seat, fitted on deals
-  where one seat was made to pass and the others bid, exchanged, went out and played as the
-  whole-game simulator does (:mod:`binokel_sim.game.defence` builds them; ``binokel fit defence``).
+  where one seat was made to pass and the others bid to the instant tier's ceilings, exchanged, went
+  out and played as the whole-game simulator does (:mod:`binokel_sim.game.defence` builds them;
+  ``binokel fit defence``); its value is bent off the floor (:mod:`~binokel_sim.evaluation.pass_surface`).
   The standard error is the surface's at this hand, ``sqrt(x' C x)`` with ``C`` the coefficients'
   covariance;
 * **sampled** (the checked tier, :func:`binokel_sim.game.defence.pass_value_checked`): the mean
@@ -44,11 +45,10 @@ from typing import Any
 import numpy as np
 
 from binokel_sim.errors import InputError
+from binokel_sim.evaluation.pass_surface import (DEFENCE_FEATURES, PAIRS, bend, bend_slope, design, fit_bend,
+                                                  held_out, ols)
 from binokel_sim.rules import Rules
 
-#: The hand's features the pass value is fitted on: meld points at its best trump and on average over the
-#: four trumps (the soloist names trump, not he), aces, tens, card points in hand, longest suit.
-DEFENCE_FEATURES = ("melds_best", "melds_mean", "aces", "tens", "points", "longest")
 
 #: The fitted models, by rules hash (as ``instant_model.json``).
 MODEL_FILE = Path(__file__).with_name("pass_model.json")
@@ -154,6 +154,9 @@ class DefenceModel:
     #: The surface's terms: the features' squares and pairwise products besides the features (False in a model
     #: fitted before them: the line).
     quadratic: bool = False
+    #: ``[k, a, b, c]`` of :func:`~binokel_sim.evaluation.pass_surface.bend` applied to the surface's value (None:
+    #: unbent, a model fitted before it).
+    floor_bend: list[float] | None = None
 
     def design(self, feats: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The fit's design rows of hands' features (float[n, 6]) at ``seats`` (int[n])."""
@@ -172,52 +175,22 @@ class DefenceModel:
             coef, cov, sd = self.margin_coef, self.margin_cov, self.margin_sd
         mean = float(x @ np.asarray(coef))
         se = float(np.sqrt(max(0.0, x @ np.asarray(cov) @ x)))
+        if objective == "own" and self.floor_bend is not None:  # the delta method for the SE
+            mean, se = float(bend(np.array([mean]), self.floor_bend)[0]), abs(bend_slope(mean, self.floor_bend)) * se
         what = "a quadratic surface" if self.quadratic else "a line"
         basis = (f"{what} fitted on {self.n} seats made to pass in {self.provenance.get('deals', '?')} simulated"
                  f" deals, seed {self.provenance.get('seed', '?')}")
         return PassValue(mean=mean, se=se, sd=float(sd), n=int(self.n), basis=basis, objective=objective)
 
 
-#: The quadratic surface's products, as (i, j) of :data:`DEFENCE_FEATURES` with i <= j.
-PAIRS = tuple((i, j) for i in range(len(DEFENCE_FEATURES)) for j in range(i, len(DEFENCE_FEATURES)))
-
-
-def design(feats: np.ndarray, seats: np.ndarray, n_seats: int, quadratic: bool = False) -> np.ndarray:
-    """``[1, features, (products / 100,) one-hot seat 1..n-1]`` rows (seat 0 is the base); ``quadratic`` adds
-    every square and pairwise product of the features (:data:`PAIRS`, scaled by 1/100).
-
-    >>> design(np.array([[1.0, 2, 3, 4, 5, 6]]), np.array([2]), 3).tolist()
-    [[1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0]]
-    >>> design(np.array([[1.0, 2, 3, 4, 5, 10]]), np.array([0]), 3, quadratic=True)[0, 7:10].tolist()   # 1x1, 1x2, 1x3
-    [0.01, 0.02, 0.03]
-    """
-    seats = np.asarray(seats, dtype=np.int64)
-    f = np.asarray(feats, dtype=np.float64)
-    onehot = (seats[:, None] == np.arange(1, n_seats)[None, :]).astype(np.float64)
-    quad = [f[:, i] * f[:, j] / 100 for i, j in PAIRS] if quadratic else []
-    return np.column_stack([np.ones(len(f)), f, *quad, onehot])
-
-
-def _ols(X: np.ndarray, y: np.ndarray) -> tuple[list[float], list[list[float]], float]:
-    """(coefficients, their covariance, residual sd) of least squares; all-zero columns (a seat absent from a
-    single-seat fit) keep a zero coefficient."""
-    used = np.any(X != 0, axis=0)
-    coef = np.zeros(X.shape[1])
-    sol, *_ = np.linalg.lstsq(X[:, used], y, rcond=None)
-    coef[used] = sol
-    resid = y - X @ coef
-    s2 = float(resid @ resid / (len(y) - int(used.sum())))
-    cov = np.zeros((X.shape[1], X.shape[1]))
-    cov[np.ix_(used, used)] = s2 * np.linalg.inv(X[:, used].T @ X[:, used])
-    return coef.tolist(), cov.tolist(), float(np.sqrt(s2))
-
-
 def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
                 provenance: dict | None = None, margins: np.ndarray | None = None, others: Any = None,
-                quadratic: bool = True) -> DefenceModel:
+                quadratic: bool = True, bent: bool = True) -> DefenceModel:
     """Least squares of ``scores`` (and of ``margins``, given) on the hands' :data:`DEFENCE_FEATURES` (with
-    ``quadratic`` their squares and pairwise products too) and seats (see the module docstring); ``others``:
-    the :class:`~binokel_sim.evaluation.margin.OthersLine` it carries.
+    ``quadratic`` their squares and pairwise products too) and seats (see the module docstring); ``bent``:
+    the score's value bent off its floor (:mod:`~binokel_sim.evaluation.pass_surface`, fitted on held-out
+    predictions, 10 folds of deals; rows in deal order); ``others``: the
+    :class:`~binokel_sim.evaluation.margin.OthersLine` it carries.
 
     >>> from binokel_sim.rules import load_rules
     >>> rng = np.random.default_rng(0)
@@ -227,7 +200,7 @@ def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules:
     >>> hands = np.array([counts_of(r[seat_slices(load_rules("standard"))[0]], check=False) for r in rows])
     >>> x = defence_features(hands, load_rules("standard"))
     >>> y = 30 + 0.5 * x[:, 1] + 4 * x[:, 2] + rng.normal(0, 1, 400)
-    >>> m = fit_defence(hands, np.zeros(400, int), y, load_rules("standard"), quadratic=False)
+    >>> m = fit_defence(hands, np.zeros(400, int), y, load_rules("standard"), quadratic=False, bent=False)
     >>> abs(m.coef[2] - 0.5) < 0.02, abs(m.coef[3] - 4.0) < 0.5, round(m.sd, 1)   # the line it was drawn from
     (True, True, 1.0)
     """
@@ -238,11 +211,12 @@ def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules:
     if len(y) < 2 * k:
         raise InputError(f"fit defence: {len(y)} passing seats are too few for {k} coefficients")
     X = design(defence_features(hands, rules), seats, rules.n_seats, quadratic)
-    coef, cov, sd = _ols(X, y)
-    mc, mcov, msd = _ols(X, np.asarray(margins, dtype=np.float64)) if margins is not None else (None, None, None)
+    coef, cov, sd = ols(X, y)
+    floor = fit_bend(held_out(X, y, rules.n_seats), y) if bent else None
+    mc, mcov, msd = ols(X, np.asarray(margins, dtype=np.float64)) if margins is not None else (None, None, None)
     return DefenceModel(rules_hash=rules_hash(rules, digits=KEY_DIGITS), rules=rules.name, coef=coef, cov=cov, sd=sd,
                         n=int(len(y)), provenance=dict(provenance or {}), margin_coef=mc, margin_cov=mcov,
-                        margin_sd=msd, others=others, quadratic=quadratic)
+                        margin_sd=msd, others=others, quadratic=quadratic, floor_bend=floor)
 
 
 def load_defence(rules: Rules, path: str | Path | None = None) -> DefenceModel | None:

@@ -1,7 +1,8 @@
 """Deals where a seat passes: the data of the pass value (:mod:`binokel_sim.evaluation.pass_value`).
 
-A seat made to pass (its ceiling 0) watches the others bid up to the whole-game simulator's
-ceilings (:func:`binokel_sim.game.simulate.ceiling`); the winner exchanges, may go out and plays
+A seat made to pass (its ceiling 0) watches the others bid up to the instant tier's ceilings
+(:func:`opponent_ceilings`: what ``bid`` calls the ceiling, the match's ``ceiling`` policy); the
+winner exchanges, may go out and plays
 double-dummy; the passing seat scores as docs/rules.md §7 says (its own tricks, its melds with a
 trick; as forehand it plays the minimum where every seat passes and forehand must open). One
 played deal serves every seat whose pass leaves the same auction outcome (:func:`passing_scores`).
@@ -35,7 +36,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.evaluation.margin import PLAYED, SPECIAL, THROWN_IN, WENT_OUT
 from binokel_sim.evaluation.pass_value import PassValue
 from binokel_sim.game.auction import auction
-from binokel_sim.game.simulate import ceiling, play_budget, play_deal
+from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, join_rows, run_local_chunks
 
@@ -106,12 +107,31 @@ def _play_facts(rules: Rules, row: np.ndarray, o) -> tuple:
     return kind, int(o.total), int(o.bid), others_mean(o.scores, sol), others_mean(out, sol), melds
 
 
-def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> tuple[np.ndarray, ...]:
-    """Each seat in ``seats`` passing on the dealt ``row``: (its scores, its margins, the distinct plays'
-    :class:`PassRows` ``play_*`` columns as a list of tuples)."""
-    n = rules.n_seats
-    hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:n]]
-    natural = [ceiling(h, rules) for h in hands]
+def opponent_ceilings(rules: Rules, row: np.ndarray, model, skip=()) -> list[int]:
+    """Each seat's highest bid on the dealt ``row``: the instant tier's ceiling (``model``, an
+    :class:`~binokel_sim.evaluation.instant.InstantModel`; the highest bid with E[score] > 0, what ``bid`` and
+    the match's ``ceiling`` policy bid to); seats in ``skip`` 0 (they pass: not asked)."""
+    hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:rules.n_seats]]
+    return [0 if s in skip else int(model.advise(cards_of(h), rules, s, 0.8, frame=False)["ceiling_bid"] or 0)
+            for s, h in enumerate(hands)]
+
+
+def instant_model(rules: Rules):
+    """The instant tier the forced-pass deals' other seats bid by (one line where none is fitted)."""
+    from binokel_sim.evaluation.instant import load_instant
+
+    m = load_instant(rules)
+    if m is None:
+        raise InputError(f"the pass value: the other seats bid by the instant tier, and none is fitted for rules"
+                         f" {rules.name!r} (binokel fit instant --rules {rules.name} --write)")
+    return m
+
+
+def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, seats,
+                  natural: list[int]) -> tuple[np.ndarray, ...]:
+    """Each seat in ``seats`` passing on the dealt ``row`` while the others bid up to ``natural`` (each seat's
+    highest bid, :func:`opponent_ceilings`): (its scores, its margins, the distinct plays' :class:`PassRows`
+    ``play_*`` columns as a list of tuples)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
     plays: list[tuple] = []
     score = np.empty(len(seats), dtype=np.int64)
@@ -129,16 +149,27 @@ def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, sea
     return score, margin, plays  # type: ignore[return-value]
 
 
-def passing_scores(rules: Rules, row: np.ndarray, solver, budget: int | None, seats) -> np.ndarray:
+def passing_scores(rules: Rules, row: np.ndarray, solver, budget: int | None, seats, natural: list[int]
+                   ) -> np.ndarray:
     """The score of each seat in ``seats`` when it passes on the dealt ``row`` (int64[len(seats)])."""
-    return passing_plays(rules, row, solver, budget, seats)[0]
+    return passing_plays(rules, row, solver, budget, seats, natural)[0]
 
 
 @dataclass(frozen=True)
 class DefenceParams:
-    """The solve's node budget per deal (None: exact)."""
+    """The solve's node budget per deal (None: exact) and the content hash of the instant models the other seats
+    bid by (a refitted model makes other rows: a checkpoint of the old ones is not reused)."""
 
     solve_budget: int | None = None
+    opponents: str = ""
+
+
+def _instant_digest() -> str:
+    import hashlib
+
+    from binokel_sim.evaluation.instant import model_file
+
+    return hashlib.sha256(model_file("double-dummy").read_bytes()).hexdigest()[:16]
 
 
 def defence_chunk(job: Job, chunk: Chunk) -> PassRows:
@@ -149,6 +180,7 @@ def defence_chunk(job: Job, chunk: Chunk) -> PassRows:
     n = rules.n_seats
     rows = Dealer(rules, job.seed, stream=streams.stream("defence")).deal(chunk.size, start=chunk.start)
     solver = Solver()
+    model = instant_model(rules)  # once per chunk: its file is megabytes
     sl = seat_slices(rules)
     hands: list[np.ndarray] = []
     seats: list[int] = []
@@ -156,7 +188,8 @@ def defence_chunk(job: Job, chunk: Chunk) -> PassRows:
     margins: list[np.ndarray] = []
     plays: list[tuple] = []
     for row in rows:
-        sc, mg, pl = passing_plays(rules, row, solver, job.params.solve_budget, range(n))
+        sc, mg, pl = passing_plays(rules, row, solver, job.params.solve_budget, range(n),
+                                   opponent_ceilings(rules, row, model))
         scores.append(sc)
         margins.append(mg)
         plays.extend(pl)
@@ -175,8 +208,9 @@ def defence_job(rules: Rules, deals: int, seed: int = 1, solve_budget: int | Non
     rules.require_auction("the pass value")
     if deals < 1:
         raise InputError(f"--deals: expected a positive number of deals, got {deals}")
+    instant_model(rules)  # one line before any work where none is fitted
     return Job("defence", defence_chunk, n=int(deals), seed=int(seed), rules=rules,
-               params=DefenceParams(play_budget(rules, solve_budget)), chunk_size=CHUNK_DEALS)
+               params=DefenceParams(play_budget(rules, solve_budget), _instant_digest()), chunk_size=CHUNK_DEALS)
 
 
 def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int, seed: int = 1,
@@ -188,6 +222,7 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
 
     check_objective(objective)
     rules.require_auction("the pass value")
+    instant_model(rules)
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     budget = play_budget(rules, solve_budget)
@@ -198,12 +233,15 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
 
         solver = Solver()
         # Rows: (score, margin) per deal.
-        return np.array([[float(v[0]) for v in passing_plays(rules, row, solver, budget, [seat])[:2]]
+        model = instant_model(rules)  # loaded once per chunk: its file is megabytes
+        return np.array([[float(v[0]) for v in passing_plays(rules, row, solver, budget, [seat],
+                                                             opponent_ceilings(rules, row, model, (seat,)))[:2]]
                          for row in dealer.deal(c.size, start=c.start)], dtype=np.float64).reshape(-1, 2)
 
     from binokel_sim.provenance import rules_hash
 
-    key = {"hand": cards_of(counts), "seat": seat, "seed": seed, "rules": rules_hash(rules), "budget": budget}
+    key = {"hand": cards_of(counts), "seat": seat, "seed": seed, "rules": rules_hash(rules), "budget": budget,
+           "opponents": _instant_digest()}
     both = np.concatenate(run_local_chunks(one, chunk_ranges(samples, CHUNK_DEALS), scale, "pass value",
                                            "the pass value", key))
     y = both[:, 0 if objective == "own" else 1]
