@@ -13,8 +13,8 @@ clustered by deal, auction, failure and going-out shares, and the pass value's c
 :func:`pass_calibration`: the fitted pass value against the score of every seat had it passed at once with
 the first B in the other seats (the counterfactual the pass value is: ``passed_b``), in ``bins`` quantile
 bins of the prediction, each with n and the realised mean's SE and ``z`` = gap / SE; ``event="natural"``
-the same on the seats that bid by B and lost the auction, who score more (:func:`competing_gain`: bidding
-up made the soloist pay more).
+the same on the seats that bid by B and lost the auction (:func:`competing_gain`: what they scored against
+passing at once).
 
 >>> import numpy as np
 >>> from binokel_sim.game.match import MatchRows
@@ -85,18 +85,18 @@ def pass_calibration(rows: MatchRows, bins: int = 10, event: str = "forced") -> 
     else:
         m = first & ~rows.won_b
         real = rows.score_b[m].astype(float)
-    from binokel_sim.evaluation.pass_check import deciles
+    from binokel_sim.evaluation.pass_check import PASS_COLUMNS, deciles
 
     pred = rows.pass_value[m]
     if pred.size < bins:
         return pd.DataFrame(columns=["bin", "n", "pass_predicted", "pass_realised", "pass_realised_se", "z"])
-    return deciles(pred, real, bins).rename(columns={"predicted": "pass_predicted", "realised": "pass_realised",
-                                                     "realised_se": "pass_realised_se"})
+    return deciles(pred, real, bins).rename(columns=PASS_COLUMNS)
 
 
 def competing_gain(rows: MatchRows) -> tuple[float, float, int]:
     """(mean, SE clustered by deal, seats): what the seats that bid by the first B and lost the auction scored
-    above passing at once on the same cards -- the price they made the soloist pay (NaN without ``passed_b``).
+    above passing at once on the same cards -- their bids moved the soloist's contract (NaN without
+    ``passed_b``).
 
     >>> import numpy as np
     >>> from binokel_sim.game.match import MatchRows

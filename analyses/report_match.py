@@ -100,8 +100,8 @@ def match_section(rules: Rules) -> Section:
         s.text.append(f"The pass value (what passing is worth, fitted on forced-pass deals) against what every seat "
                       f"scored had it passed at once, '{against[0]}' in the other seats, in {len(cal)} bins of the "
                       f"prediction: the largest gap is {worst:.1f} standard errors. The {n:,} seats that bid and "
-                      f"lost the auction scored {mean:+.1f} ± {se:.1f} points above passing at once on the same "
-                      "cards: bidding up made the soloist pay more.")
+                      f"lost the auction scored {mean:+.1f} ± {se:.1f} points against passing at once on the same "
+                      "cards (their bids moved the soloist's contract).")
         s.tables.append(("Pass value: predicted against realised", cal))
     return s
 

@@ -24,8 +24,9 @@ from .study_options import solve_budget_option
 def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out, as_json: bool, quiet: bool,
                     scale) -> None:
     """Play DEALS deals where each seat in turn passes and the others bid to the instant tier's ceilings,
-    exchange and play as the whole-game simulator does (double-dummy); fit the passing seat's score on its hand's features and
-    seat (see binokel_sim.evaluation.pass_value). `binokel bid` weighs its ladder against it.
+    exchange and play as the whole-game simulator does (double-dummy); fit the passing seat's score on its
+    hand's features and seat (see binokel_sim.evaluation.pass_value). `binokel bid` weighs its ladder
+    against it.
 
     \b
     Example:

@@ -91,8 +91,8 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
     click.echo(f"\n# pass value: predicted against every seat's score had it passed at once, {against[0]} in the"
                " other seats (bins of the prediction)")
     echo_table(calib, "{:.2f}")
-    click.echo(f"# the seats that bid by {against[0]} and lost the auction scored {comp[0]:+.1f} ± {comp[1]:.1f} above"
-               f" passing at once on the same cards (n = {comp[2]}): bidding up made the soloist pay more")
+    click.echo(f"# the seats that bid by {against[0]} and lost the auction: {comp[0]:+.1f} ± {comp[1]:.1f} points"
+               f" against passing at once on the same cards (n = {comp[2]}; their bids moved the soloist's contract)")
 
 
 @study.command("play-gap", short_help="Single-dummy play against open cards: the gap.")

@@ -59,12 +59,16 @@ def deciles(pred: np.ndarray, real: np.ndarray, bins: int = 10) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: :func:`deciles`' columns as the pass value's tables name them (the glossary's words).
+PASS_COLUMNS = {"predicted": "pass_predicted", "realised": "pass_realised", "realised_se": "pass_realised_se"}
+
+
 def held_out_deciles(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules: Rules,
                      quadratic: bool = True, folds: int = 10, bins: int = 10, bent: bool = True) -> pd.DataFrame:
     """:func:`deciles` of :func:`held_out_predictions` against the scores (see the module docstring; the bend's
     four numbers are fitted on the same held-out predictions)."""
     pred = held_out_predictions(hands, seats, scores, rules, quadratic, folds, bent)
-    return deciles(pred, np.asarray(scores, dtype=np.float64), bins)
+    return deciles(pred, np.asarray(scores, dtype=np.float64), bins).rename(columns=PASS_COLUMNS)
 
 
-__all__ = ["deciles", "held_out_deciles", "held_out_predictions"]
+__all__ = ["PASS_COLUMNS", "deciles", "held_out_deciles", "held_out_predictions"]
