@@ -38,7 +38,7 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
     from binokel_sim.evaluation.margin import fit_others
     from binokel_sim.evaluation.pass_check import held_out_deciles
     from binokel_sim.evaluation.pass_value import DEFENCE_FEATURES, PAIRS, fit_defence, save_defence
-    from binokel_sim.game.defence import PassRows, defence_job
+    from binokel_sim.game.defence import PassRows, defence_job, opponents_of
     from binokel_sim.provenance import rules_hash
 
     t0 = time.perf_counter()
@@ -46,7 +46,7 @@ def fit_defence_cmd(rules, deals: int, seed: int, solve_budget, write: bool, out
     rows = PassRows.join(job.run(scale, desc="forced-pass deals"))
     prov = {"deals": deals, "seed": seed, "rules": rules.name, "rules_hash": rules_hash(rules),
             "solve_budget_nodes": job.params.solve_budget,
-            "ceilings": "the instant tier's (what bid calls the ceiling)",
+            "ceilings": opponents_of(rules),
             "command": f"binokel fit defence --rules {rules.name} --deals {deals} --seed {seed} --write",
             "cpu_seconds": round(time.perf_counter() - t0, 1)}
     m = fit_defence(rows.hands, rows.seats, rows.scores, rules, prov, margins=rows.margins,

@@ -220,7 +220,8 @@ def test_bid_weighs_the_ladder_against_passing(capsys, tmp_path, monkeypatch, fi
 def test_bid_with_samples_reports_the_same_comparison_from_its_deals(capsys):
     d = run_json(capsys, "bid", HAND, "--samples", "4", "--exact-every", "1", "--workers", "1")
     vs = d["versus_pass"]
-    assert vs["passing"]["n"] == 4 and "where this hand passed" in vs["passing"]["basis"]
+    assert vs["passing"]["n"] == 4 and "where this hand passed, the others bidding to the instant tier's" in vs[
+        "passing"]["basis"]
     assert [g["bid"] for g in vs["gain"]] == [b["bid"] for b in d["bids"]]
 
 
@@ -325,12 +326,14 @@ def test_the_bend_lifts_the_weakest_hands_off_the_floor(fitted):
     assert lifted.value(counts, R, 1, "margin").mean == m.value(counts, R, 1, "margin").mean   # own score only
 
 
-def test_the_forced_pass_deals_need_the_instant_tier_the_others_bid_by(monkeypatch, tmp_path):
-    from binokel_sim.errors import InputError
+def test_without_an_instant_tier_the_others_bid_to_the_simulators_ceilings_and_it_says_so(monkeypatch, tmp_path):
     from binokel_sim.evaluation import instant
+    from binokel_sim.game.simulate import ceiling
 
     monkeypatch.setattr(instant, "model_file", lambda play="double-dummy": tmp_path / "none.json")
-    with pytest.raises(InputError, match="binokel fit instant --rules standard"):
-        defence_job(R, 3)
-    with pytest.raises(InputError, match="binokel fit instant --rules standard"):
-        pass_value(HAND, R, samples=4)
+    row = Dealer(R, 5).deal(1)[0]
+    hands = [counts_of(row[s], check=False) for s in seat_slices(R)[:3]]
+    assert opponent_ceilings(R, row, None, (1,)) == [ceiling(hands[0], R), 0, ceiling(hands[2], R)]
+    assert defence_job(R, 3).params.opponents == "simulator"
+    v = pass_value(HAND, R, samples=2)
+    assert "simulator's formula ceilings (no instant tier fitted" in v.basis and v.n == 2

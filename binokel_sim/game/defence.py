@@ -110,21 +110,30 @@ def _play_facts(rules: Rules, row: np.ndarray, o) -> tuple:
 def opponent_ceilings(rules: Rules, row: np.ndarray, model, skip=()) -> list[int]:
     """Each seat's highest bid on the dealt ``row``: the instant tier's ceiling (``model``, an
     :class:`~binokel_sim.evaluation.instant.InstantModel`; the highest bid with E[score] > 0, what ``bid`` and
-    the match's ``ceiling`` policy bid to); seats in ``skip`` 0 (they pass: not asked)."""
+    the match's ``ceiling`` policy bid to), or where no instant tier is fitted (``model`` None: a rules file of
+    one's own) the whole-game simulator's (:func:`~binokel_sim.game.simulate.ceiling`); seats in ``skip`` 0
+    (they pass: not asked)."""
+    from binokel_sim.game.simulate import ceiling
+
     hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:rules.n_seats]]
-    return [0 if s in skip else int(model.advise(cards_of(h), rules, s, 0.8, frame=False)["ceiling_bid"] or 0)
+    return [0 if s in skip else
+            ceiling(h, rules) if model is None else
+            int(model.advise(cards_of(h), rules, s, 0.8, frame=False)["ceiling_bid"] or 0)
             for s, h in enumerate(hands)]
 
 
 def instant_model(rules: Rules):
-    """The instant tier the forced-pass deals' other seats bid by (one line where none is fitted)."""
+    """The instant tier the forced-pass deals' other seats bid by; None where none is fitted (they bid to the
+    simulator's ceilings then, and the figures say so: :func:`opponents_of`)."""
     from binokel_sim.evaluation.instant import load_instant
 
-    m = load_instant(rules)
-    if m is None:
-        raise InputError(f"the pass value: the other seats bid by the instant tier, and none is fitted for rules"
-                         f" {rules.name!r} (binokel fit instant --rules {rules.name} --write)")
-    return m
+    return load_instant(rules)
+
+
+def opponents_of(rules: Rules) -> str:
+    """Whose ceilings the other seats of the forced-pass deals bid to, in words."""
+    return ("the instant tier's ceilings" if instant_model(rules) is not None else
+            "the simulator's formula ceilings (no instant tier fitted for these rules)")
 
 
 def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, seats,
@@ -164,11 +173,13 @@ class DefenceParams:
     opponents: str = ""
 
 
-def _instant_digest() -> str:
+def _instant_digest(rules: Rules) -> str:
     import hashlib
 
     from binokel_sim.evaluation.instant import model_file
 
+    if instant_model(rules) is None:
+        return "simulator"
     return hashlib.sha256(model_file("double-dummy").read_bytes()).hexdigest()[:16]
 
 
@@ -208,9 +219,8 @@ def defence_job(rules: Rules, deals: int, seed: int = 1, solve_budget: int | Non
     rules.require_auction("the pass value")
     if deals < 1:
         raise InputError(f"--deals: expected a positive number of deals, got {deals}")
-    instant_model(rules)  # one line before any work where none is fitted
     return Job("defence", defence_chunk, n=int(deals), seed=int(seed), rules=rules,
-               params=DefenceParams(play_budget(rules, solve_budget), _instant_digest()), chunk_size=CHUNK_DEALS)
+               params=DefenceParams(play_budget(rules, solve_budget), _instant_digest(rules)), chunk_size=CHUNK_DEALS)
 
 
 def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int, seed: int = 1,
@@ -222,7 +232,6 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
 
     check_objective(objective)
     rules.require_auction("the pass value")
-    instant_model(rules)
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     budget = play_budget(rules, solve_budget)
@@ -241,13 +250,14 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
     from binokel_sim.provenance import rules_hash
 
     key = {"hand": cards_of(counts), "seat": seat, "seed": seed, "rules": rules_hash(rules), "budget": budget,
-           "opponents": _instant_digest()}
+           "opponents": _instant_digest(rules)}
     both = np.concatenate(run_local_chunks(one, chunk_ranges(samples, CHUNK_DEALS), scale, "pass value",
                                            "the pass value", key))
     y = both[:, 0 if objective == "own" else 1]
     sd = float(y.std(ddof=1)) if len(y) > 1 else float("nan")
     return PassValue(mean=float(y.mean()), se=sd / np.sqrt(len(y)), sd=sd, n=len(y),
-                     basis=f"{len(y)} deals of the unseen cards where this hand passed, seed {seed}",
+                     basis=f"{len(y)} deals of the unseen cards where this hand passed, the others bidding to"
+                           f" {opponents_of(rules)}, seed {seed}",
                      objective=objective)
 
 
@@ -314,5 +324,5 @@ def weigh_ladder(hand, cols, rules: Rules, seat: int = 0, total: float | None = 
 
 
 __all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PLAYED", "PassRows", "SPECIAL", "THROWN_IN", "WENT_OUT",
-           "defence_job", "others_mean", "pass_value", "pass_value_checked", "passing_plays", "passing_scores",
+           "defence_job", "opponent_ceilings", "opponents_of", "others_mean", "pass_value", "pass_value_checked", "passing_plays", "passing_scores",
            "weigh_ladder"]
