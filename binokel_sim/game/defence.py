@@ -33,6 +33,7 @@ from binokel_sim import streams
 from binokel_sim.cards import cards_of, counts_of
 from binokel_sim.dealing.dealer import Dealer, seat_slices
 from binokel_sim.errors import InputError
+from binokel_sim.evaluation.instant import load_instant
 from binokel_sim.evaluation.margin import PLAYED, SPECIAL, THROWN_IN, WENT_OUT
 from binokel_sim.evaluation.pass_value import PassValue
 from binokel_sim.game.auction import auction
@@ -72,8 +73,6 @@ class PassRows(NamedTuple):
     def join(parts) -> "PassRows":
         """One :class:`PassRows` of chunks' rows (tuples read back from a checkpoint too)."""
         return join_rows(PassRows, parts)
-
-
 
 
 def others_mean(scores: np.ndarray, seat: int) -> float:
@@ -122,18 +121,18 @@ def opponent_ceilings(rules: Rules, row: np.ndarray, model, skip=()) -> list[int
             for s, h in enumerate(hands)]
 
 
-def instant_model(rules: Rules):
-    """The instant tier the forced-pass deals' other seats bid by; None where none is fitted (they bid to the
-    simulator's ceilings then, and the figures say so: :func:`opponents_of`)."""
-    from binokel_sim.evaluation.instant import load_instant
-
-    return load_instant(rules)
+def _opponents(model) -> str:
+    """Whose ceilings the other seats bid to, in words (``model``: the instant tier or None)."""
+    return ("the instant tier's ceilings" if model is not None else
+            "the simulator's formula ceilings (no instant tier fitted for these rules)")
 
 
 def opponents_of(rules: Rules) -> str:
-    """Whose ceilings the other seats of the forced-pass deals bid to, in words."""
-    return ("the instant tier's ceilings" if instant_model(rules) is not None else
-            "the simulator's formula ceilings (no instant tier fitted for these rules)")
+    """Whose ceilings the other seats of the forced-pass deals bid to under ``rules``, in words: the instant
+    tier's where one is fitted, else the simulator's (the figures say so)."""
+    from binokel_sim.evaluation.instant import load_instant
+
+    return _opponents(load_instant(rules))
 
 
 def passing_plays(rules: Rules, row: np.ndarray, solver, budget: int | None, seats,
@@ -173,12 +172,13 @@ class DefenceParams:
     opponents: str = ""
 
 
-def _instant_digest(rules: Rules) -> str:
+def _instant_digest(model) -> str:
+    """The checkpoint's word for the other seats' bidding: the instant models' content hash, or ``simulator``."""
     import hashlib
 
     from binokel_sim.evaluation.instant import model_file
 
-    if instant_model(rules) is None:
+    if model is None:
         return "simulator"
     return hashlib.sha256(model_file("double-dummy").read_bytes()).hexdigest()[:16]
 
@@ -191,7 +191,7 @@ def defence_chunk(job: Job, chunk: Chunk) -> PassRows:
     n = rules.n_seats
     rows = Dealer(rules, job.seed, stream=streams.stream("defence")).deal(chunk.size, start=chunk.start)
     solver = Solver()
-    model = instant_model(rules)  # once per chunk: its file is megabytes
+    model = load_instant(rules)  # once per chunk: its file is megabytes
     sl = seat_slices(rules)
     hands: list[np.ndarray] = []
     seats: list[int] = []
@@ -220,7 +220,8 @@ def defence_job(rules: Rules, deals: int, seed: int = 1, solve_budget: int | Non
     if deals < 1:
         raise InputError(f"--deals: expected a positive number of deals, got {deals}")
     return Job("defence", defence_chunk, n=int(deals), seed=int(seed), rules=rules,
-               params=DefenceParams(play_budget(rules, solve_budget), _instant_digest(rules)), chunk_size=CHUNK_DEALS)
+               params=DefenceParams(play_budget(rules, solve_budget), _instant_digest(load_instant(rules))),
+               chunk_size=CHUNK_DEALS)
 
 
 def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int, seed: int = 1,
@@ -236,13 +237,13 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
     budget = play_budget(rules, solve_budget)
     dealer = Dealer(rules, seed, predealt={seat: cards_of(counts)}, stream=streams.stream("eval_pass"))
+    model = load_instant(rules)  # once: the chunks run on local threads
 
     def one(c: Chunk) -> np.ndarray:
         from binokel_sim.play.solver import Solver
 
         solver = Solver()
         # Rows: (score, margin) per deal.
-        model = instant_model(rules)  # loaded once per chunk: its file is megabytes
         return np.array([[float(v[0]) for v in passing_plays(rules, row, solver, budget, [seat],
                                                              opponent_ceilings(rules, row, model, (seat,)))[:2]]
                          for row in dealer.deal(c.size, start=c.start)], dtype=np.float64).reshape(-1, 2)
@@ -250,14 +251,14 @@ def pass_value_checked(counts: np.ndarray, rules: Rules, seat: int, samples: int
     from binokel_sim.provenance import rules_hash
 
     key = {"hand": cards_of(counts), "seat": seat, "seed": seed, "rules": rules_hash(rules), "budget": budget,
-           "opponents": _instant_digest(rules)}
+           "opponents": _instant_digest(model)}
     both = np.concatenate(run_local_chunks(one, chunk_ranges(samples, CHUNK_DEALS), scale, "pass value",
                                            "the pass value", key))
     y = both[:, 0 if objective == "own" else 1]
     sd = float(y.std(ddof=1)) if len(y) > 1 else float("nan")
     return PassValue(mean=float(y.mean()), se=sd / np.sqrt(len(y)), sd=sd, n=len(y),
                      basis=f"{len(y)} deals of the unseen cards where this hand passed, the others bidding to"
-                           f" {opponents_of(rules)}, seed {seed}",
+                           f" {_opponents(model)}, seed {seed}",
                      objective=objective)
 
 
@@ -324,5 +325,5 @@ def weigh_ladder(hand, cols, rules: Rules, seat: int = 0, total: float | None = 
 
 
 __all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PLAYED", "PassRows", "SPECIAL", "THROWN_IN", "WENT_OUT",
-           "defence_job", "opponent_ceilings", "opponents_of", "others_mean", "pass_value", "pass_value_checked", "passing_plays", "passing_scores",
-           "weigh_ladder"]
+           "defence_job", "opponent_ceilings", "opponents_of", "others_mean", "pass_value", "pass_value_checked",
+           "passing_plays", "passing_scores", "weigh_ladder"]
