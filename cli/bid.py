@@ -124,13 +124,15 @@ def with_gain(bids: list[dict], vs) -> list[dict]:
     """The ladder's rows with the gain of winning at each bid over passing (``gain_vs_pass``, its SE)."""
     if vs is None:
         return bids
-    g = {int(b): (float(x), float(e), float(m), float(ms))
-         for b, x, e, m, ms in zip(vs.bids, vs.gain, vs.gain_se, vs.expected_score, vs.expected_score_se)}
-    # For the margin objective the ladder's own minus the others' mean rides along (what the gain compares).
-    extra = (lambda b: {}) if vs.objective == "own" else (
-        lambda b: {"expected_margin": g[b][2], "expected_margin_se": g[b][3]})
-    return [{**r, **extra(int(r["bid"])), "gain_vs_pass": g[int(r["bid"])][0], "gain_vs_pass_se": g[int(r["bid"])][1]}
-            for r in bids]
+    at = {int(b): i for i, b in enumerate(vs.bids)}
+    out = []
+    for r in bids:
+        i = at[int(r["bid"])]
+        # For the margin objective the ladder's own minus the others' mean rides along (what the gain compares).
+        margin = {} if vs.objective == "own" else {"expected_margin": float(vs.expected_score[i]),
+                                                   "expected_margin_se": float(vs.expected_score_se[i])}
+        out.append({**r, **margin, "gain_vs_pass": float(vs.gain[i]), "gain_vs_pass_se": float(vs.gain_se[i])})
+    return out
 
 
 def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
