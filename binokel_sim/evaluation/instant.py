@@ -175,12 +175,13 @@ class InstantModel:
         """Whether hands are answered by the drawn ladder (:mod:`~binokel_sim.evaluation.instant_draws`)."""
         return self.draws > 0 and not self.budgeted
 
-    def drawn_parts(self, rules: Rules, counts: np.ndarray, seat: int) -> dict[str, np.ndarray]:
-        """The drawn ladder's pseudo-deals of one hand (count vector) at ``seat``."""
+    def drawn_parts(self, rules: Rules, counts: np.ndarray, seat: int, drawn=None) -> dict[str, np.ndarray]:
+        """The drawn ladder's pseudo-deals of one hand (count vector) at ``seat`` (``drawn``: its
+        :func:`~binokel_sim.evaluation.instant_draws.draw_exchanges`, made here where not given)."""
         from binokel_sim.evaluation.instant_draws import drawn_parts
 
         return drawn_parts(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
-                           self.draw_shift[seat], self.draws)
+                           self.draw_shift[seat], self.draws, drawn)
 
     def p_make(self, rules: Rules, hands: np.ndarray, seats: np.ndarray, bids) -> np.ndarray:
         """Predicted P(make) float[n, len(bids)] of hands (count vectors ``hands[n, 24]``) at ``seats[n]``."""
@@ -210,6 +211,7 @@ class InstantModel:
         features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
         total = self.line(feats[0], seat)
         out: dict[str, Any] = {}
+        drawn = None
         if self.budgeted:
             # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
             err = self.going_out_error
@@ -222,9 +224,11 @@ class InstantModel:
                 out[f"ceiling_bid_{at}"], out[f"safe_bid_{at}"] = d["ceiling_bid"], d["safe_bid"]
             out["open_share"] = self.open_share
         elif self.drawn:
-            from binokel_sim.evaluation.instant_draws import rescale
+            from binokel_sim.evaluation.instant_draws import draw_exchanges, rescale
 
-            parts = self.drawn_parts(rules, counts, seat)
+            # The ladder and the Tapp value read the same draws: the exchanges are made once.
+            drawn = draw_exchanges(rules, counts, seat, self.draws)
+            parts = self.drawn_parts(rules, counts, seat, drawn)
             cols = rescale(ladder_columns(rules, parts, None, self.going_out_error), self.draws)
             trump = parts["code"] < 4
             total = float(parts["value"][trump].mean()) if trump.any() else total
@@ -249,15 +253,16 @@ class InstantModel:
         return {"total": total, "n": n, "basis": basis, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
                 "safe_bid": s["safe_bid"], "order_note": s["order_note"],
                 "tapp_value": self._tapp(rules, counts, seat, {"mean": tv, "se": tse, "sd": float(tsd),
-                                                               "n": int(self.provenance.get("n_tapp", n))}),
+                                                               "n": int(self.provenance.get("n_tapp", n))},
+                                         drawn),
                 "surrender_decided_by": self.surrender_basis, **out, "provenance": self.provenance}
 
-    def _tapp(self, rules: Rules, counts: np.ndarray, seat: int, line: dict) -> dict:
+    def _tapp(self, rules: Rules, counts: np.ndarray, seat: int, line: dict, drawn=None) -> dict:
         """The drawn ladder: this hand's own Tapp value, the line's (hands like it) as its ``reference``."""
         from binokel_sim.evaluation.instant_draws import hand_tapp_value
 
         return {**hand_tapp_value(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
-                                  self.draw_shift[seat], self.draws), "basis": "this hand's drawn Tapps",
+                                  self.draw_shift[seat], self.draws, drawn), "basis": "this hand's drawn Tapps",
                 "reference": line} if self.drawn else {**line, "basis": "the line of hands like it"}
 
     @property

@@ -27,6 +27,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from binokel_sim.cards import N_TYPES, DECK_COUNTS
@@ -84,6 +86,24 @@ def exchange_estimates(rules: Rules, hands: np.ndarray, tapps: np.ndarray, seat:
     return ch.subjective[:, 0].astype(np.int64), code, made
 
 
+class DrawnExchanges(NamedTuple):
+    """A hand's drawn Tapps (uint8[n, 24]) and, per draw, the ``heuristic`` exchange's estimate, contract code
+    and whether its Durch/Bettel is made: what :func:`drawn_parts` and :func:`hand_tapp_value` both read."""
+
+    tapps: np.ndarray
+    estimate: np.ndarray
+    code: np.ndarray
+    made: np.ndarray
+
+
+def draw_exchanges(rules: Rules, counts: np.ndarray, seat: int, draws: int = DRAWS) -> DrawnExchanges:
+    """The ``draws`` Tapps of a hand (keyed by the hand) and the exchange made with each, computed once for
+    the ladder and the Tapp value of one answer."""
+    h = np.ascontiguousarray(counts, dtype=np.uint8)
+    tapps = draw_tapps(h, rules, draws)
+    return DrawnExchanges(tapps, *exchange_estimates(rules, np.repeat(h[None], draws, 0), tapps, seat))
+
+
 def residual_rows(estimate: np.ndarray, value: np.ndarray, took: np.ndarray, pools: int
                   ) -> tuple[list[float], np.ndarray]:
     """(pool edges on the estimate, rows [pool, value - estimate, took]) of the training deals:
@@ -106,11 +126,11 @@ def residual_rows(estimate: np.ndarray, value: np.ndarray, took: np.ndarray, poo
 
 
 def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
-                draws: int = DRAWS) -> dict[str, np.ndarray]:
+                draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> dict[str, np.ndarray]:
     """The pseudo-deals of a hand (the arrays :func:`~binokel_sim.evaluation.ladder.bid_table` takes):
-    each drawn Tapp's estimate plus every residual row of its pool, moved by the seat's ``shift``."""
-    tapps = draw_tapps(counts, rules, draws)
-    est, code, made = exchange_estimates(rules, np.repeat(np.asarray(counts, np.uint8)[None], draws, 0), tapps, seat)
+    each drawn Tapp's estimate plus every residual row of its pool, moved by the seat's ``shift``
+    (``drawn``: the hand's :func:`draw_exchanges`, computed here where not given)."""
+    _, est, code, made = drawn or draw_exchanges(rules, counts, seat, draws)
     pool = np.searchsorted(np.asarray(edges), est)
     by_pool = [rows[rows[:, 0] == k] for k in range(len(edges) + 1)]
     q = by_pool[0].shape[0]
@@ -131,12 +151,13 @@ def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.nda
 
 
 def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
-                    draws: int = DRAWS) -> dict[str, float]:
+                    draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> dict[str, float]:
     """What the Tapp is worth to this hand: per drawn Tapp (the same draws as :func:`drawn_parts`), the
     model's expected total after the exchange minus its expected total keeping the hand and laying the Tapp
     away unseen (the hand's best trump, the Tapp's card points as discards), each the exchange's estimate
     plus the mean residual of its pool; mean, SE and sd over the draws (``n``: the draws). A Durch or Bettel
-    the exchange picks counts its score. The residual model's own error is not in the SE.
+    the exchange picks counts its score. The residual model's own error is not in the SE. ``drawn``: as
+    :func:`drawn_parts`.
 
     >>> from binokel_sim.rules import load_rules
     >>> from binokel_sim.evaluation.instant import load_instant
@@ -151,8 +172,7 @@ def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np
     from binokel_sim.exchange.candidates import PLAY_WEIGHTS, fixed_discard_values
 
     h = np.ascontiguousarray(counts, dtype=np.uint8)
-    tapps = draw_tapps(h, rules, draws)
-    est, code, made = exchange_estimates(rules, np.repeat(h[None], draws, 0), tapps, seat)
+    tapps, est, code, made = drawn or draw_exchanges(rules, h, seat, draws)
     table, vals = rules.meld_array(), np.empty(4, dtype=np.float64)
     base = np.empty(draws, dtype=np.int64)
     for i in range(draws):
