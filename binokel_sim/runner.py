@@ -93,11 +93,13 @@ def default_workers() -> int:
 
 
 class _Progress:
-    """A tqdm bar over items (not chunks), or nothing; safe to update from threads."""
+    """A tqdm bar over items (not chunks), or nothing; safe to update from threads. ``report(done, total)``:
+    also called after each update (a web page's progress)."""
 
-    def __init__(self, enabled: bool, total: int, desc: str):
+    def __init__(self, enabled: bool, total: int, desc: str, report: Callable[[int, int], None] | None = None):
         self.bar = None
         self.lock = threading.Lock()
+        self.total, self.report = total, report
         self.done = 0  # items reported finished, with or without a bar
         if enabled:
             from tqdm import tqdm
@@ -109,6 +111,8 @@ class _Progress:
             self.done += n
             if self.bar is not None:
                 self.bar.update(n)
+            if self.report is not None:
+                self.report(self.done, self.total)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -200,6 +204,8 @@ class Scale:
     checkpoint: str | os.PathLike | None = None
     scheduler: str | None = None
     progress: bool = False
+    #: Called with (items done, items in all) as chunks finish, bar or not (e.g. a web job's progress).
+    report: Callable[[int, int], None] | None = None
 
     def describe(self) -> str:
         where = f"dask {self.scheduler}" if self.scheduler else f"local, {self.workers or default_workers()} workers"
@@ -325,7 +331,7 @@ def run_jobs(jobs: Sequence["Job | _Closure"], scale: Scale, desc: str = "jobs",
                 results[j][c.index] = value
             else:
                 todo.append((j, c))
-    bar = _Progress(scale.progress, total, desc)
+    bar = _Progress(scale.progress, total, desc, scale.report)
     bar.update(total - sum(c.size for _, c in todo))
 
     def finish(j: int, c: Chunk, value: Any) -> None:

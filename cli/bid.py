@@ -9,8 +9,8 @@ from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.evaluation.pass_value import OBJECTIVES
 from binokel_sim.exchange.candidates import POLICIES
-from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
+from binokel_sim.game.bid_answer import checked_bid, instant_bid, records, with_gain
 from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
@@ -120,30 +120,10 @@ def versus_lines(vs, no_pass: str | None) -> list[str]:
     return [vs.passing.line(), vs.line()]
 
 
-def with_gain(bids: list[dict], vs) -> list[dict]:
-    """The ladder's rows with the gain of winning at each bid over passing (``gain_vs_pass``, its SE)."""
-    if vs is None:
-        return bids
-    at = {int(b): i for i, b in enumerate(vs.bids)}
-    out = []
-    for r in bids:
-        i = at[int(r["bid"])]
-        # For the margin objective the ladder's own minus the others' mean rides along (what the gain compares).
-        margin = {} if vs.objective == "own" else {"expected_margin": float(vs.expected_score[i]),
-                                                   "expected_margin_se": float(vs.expected_score_se[i])}
-        out.append({**r, **margin, "gain_vs_pass": float(vs.gain[i]), "gain_vs_pass_se": float(vs.gain_se[i])})
-    return out
-
-
 def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, confidence: float) -> list[str]:
     return [f"ceiling bid (highest with E[score] > 0): {ceiling if ceiling is not None else 'none: pass'}",
             f"safe bid (P(make) >= {round(confidence * 100)}%):             {safe if safe is not None else 'none'}",
             *([f"note: {note}"] if note else [])]
-
-
-def _records(cols: dict) -> list[dict]:
-    """Rows of a ladder given as columns (:func:`binokel_sim.evaluation.ladder.ladder_columns`)."""
-    return [dict(zip(cols, (v.item() for v in row))) for row in zip(*cols.values())]
 
 
 def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
@@ -183,7 +163,7 @@ def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows
              f"going out after the Tapp decided by {a['surrender_decided_by']}",
              SEMANTICS + " (a surrender counts as not made)", columns_line(rules, vs.objective if vs else "own"),
              *_open_lines(a), "",
-             *_table_lines(with_gain(_records(a["bids"]), vs), rows,
+             *_table_lines(with_gain(records(a["bids"]), vs), rows,
                            (a["ceiling_bid"], a["safe_bid"], vs.bid_up_to if vs else None)), ""]
     lines += [*versus_lines(vs, no_pass),
               *_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
@@ -221,28 +201,6 @@ def _open_lines(a: dict) -> list[str]:
     return [f"{a['open_share']:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
             " interval): the model's columns draw them inside their intervals from a censored normal fit;"
             " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
-
-
-def _versus(rules, cards, seat: int, cols, samples: int | None = None, seed: int = 1, scale=None,
-            objective: str = "own", total: float | None = None):
-    """(the ladder weighed against passing, None) or (None, why not): the fitted pass value, or with
-    ``samples`` the hand's own forced-pass deals; ``objective``: own or margin."""
-    from binokel_sim.errors import InputError
-    from binokel_sim.game.defence import weigh_ladder
-
-    try:
-        return weigh_ladder(cards, cols, rules, seat, total, objective, samples, seed, scale), None
-    except InputError as e:
-        if samples is not None or objective != "own":  # asked for: never dropped in silence
-            raise
-        return None, str(e)
-
-
-def _instant(rules, cards, seat: int, confidence: float, frame: bool):
-    from binokel_sim.evaluation.instant import load_instant
-
-    m = load_instant(rules)
-    return None if m is None else m.advise(cards, rules, seat, confidence, frame=frame)
 
 
 @click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
@@ -312,54 +270,30 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
                                      "single-dummy --write)")
             raise InputError(f"--play single-dummy: {why}")
     if samples is None:
-        # The instant tier's columns need no pandas (start-up time).
-        instant = (_instant(rules, h.cards, seat, confidence, frame=False) if play == "double-dummy" else
-                   sd_model.advise(h.cards, rules, seat, confidence, frame=False))
-        if instant is None:
-            raise InputError(f"no instant bid model fitted for rules {rules.name!r}: give --samples N"
-                             " (or run binokel fit instant)")
-        vs, no_pass = _versus(rules, h.cards, seat, instant["bids"], objective=objective, total=instant["total"])
-        records = with_gain(_records(instant["bids"]), vs)
+        ans = instant_bid(h.cards, rules, seat, confidence, objective, play)
         if out is not None:
             import pandas as pd
 
-            write_table(pd.DataFrame(records), out)
+            write_table(pd.DataFrame(ans.rows), out)
         if as_json:
-            echo_json({"tier": "instant", "hand": format_cards(h.cards), "seat": seat, "rules": rules.name,
-                       "confidence": confidence, "semantics": SEMANTICS, **{k: v for k, v in instant.items()
-                                                                             if k != "bids"},
-                       "versus_pass": vs.to_dict() if vs else {"missing": no_pass}, "bids": records})
+            echo_json(ans.to_json())
         else:
-            click.echo(render_instant(instant, format_cards(h.cards), seat, rules, confidence, vs=vs,
-                                      no_pass=no_pass))
+            click.echo(render_instant(ans.advice, ans.hand, seat, rules, confidence, vs=ans.versus,
+                                      no_pass=ans.no_pass))
         return
-    from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
-    from binokel_sim.evaluation.instant import load_instant
-    from binokel_sim.evaluation.tiers import compare_tiers, instant_evaluation
+    from binokel_sim.evaluation.hand import EvalSettings
 
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
-    ev = evaluate_hand(h.cards, rules, seat=seat, samples=samples, seed=seed, confidence=confidence,
-                       settings=st, scale=scale, se=se)
-    from binokel_sim.game.defence import CHECKED_PASS_DEALS
-
-    # The pass value from the checked tier's own kind of deals: as many as it used, at most CHECKED_PASS_DEALS.
-    vs, _ = _versus(rules, h.cards, seat, ev.bids, max(2, min(ev.n, CHECKED_PASS_DEALS)), seed, scale, objective,
-                    ev.total_with_tapp[0])
+    ans = checked_bid(h.cards, rules, seat, samples, seed, confidence, objective, st, se, scale)
     if out is not None:
         import pandas as pd
 
-        write_table(pd.DataFrame(with_gain(ev.bids.to_dict(orient="records"), vs)), out)
-    side = None
-    if load_instant(rules) is not None:
-        inst = instant_evaluation(h.cards, rules, seat, confidence)
-        verdict = compare_tiers(ev, inst)
-        side = {"ceiling_bid": inst.ceiling_bid, "safe_bid": inst.safe_bid, "n": inst.n,
-                "basis": inst.advice["basis"], "agree": verdict.agree,
-                "differ_at": list(verdict.differ_at), "line": verdict.line()}
+        write_table(pd.DataFrame(ans.rows), out)
     if as_json:
-        echo_json({"tier": "checked", **ev.to_dict(), "versus_pass": vs.to_dict(), "instant": side})
+        echo_json(ans.to_json())
         return
-    click.echo(render(ev, vs=vs))
+    side = ans.instant_side
+    click.echo(render(ans.evaluation, vs=ans.versus))
     click.echo("instant tier: no model fitted for these rules" if side is None else
                f"instant tier ({side['basis']}): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
                f" {side['line']}")

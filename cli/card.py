@@ -48,18 +48,14 @@ def card_cmd(rules, hand: str, seat: int, soloist: int, trump: str, played: str,
       binokel card "EA EA E10 EK EO GA G10 HA H10 SA S10 SK" --seat 0 --soloist 0 --trump E \\
         --tapp "EU GK HO SU" --discards "EU GK HO SU" --played "EA EK EU"
     """
-    from binokel_sim.cards import format_card
-    from binokel_sim.play.advice import advise, table_view
+    from binokel_sim.play.advice import advise, card_json, table_view
 
     rules.require_auction("card advice")
     view = table_view(rules, hand, seat, soloist, trump, played, tapp, melds, discards, leader)
     a = advise(rules, view, worlds, seed, exact, progress=show_progress(quiet))
-    trick, nth = divmod(view.decision, view.seats)
-    head = {"rules": rules.name, "seat": seat, "soloist": soloist, "trump": "EGHS"[view.trump],
-            "trick": trick + 1, "card_of_trick": nth + 1, "worlds": worlds, "seed": seed, "exact": exact,
-            "unseen_cards": int(view.unseen().sum()), "play": format_card(a.card),
-            "values": "the soloist's side's points from here on, mean over the sampled deals"}
-    rows = a.rows()
+    ans = card_json(rules, view, a, soloist, exact)
+    trick, nth = ans["trick"] - 1, ans["card_of_trick"] - 1
+    rows = ans["cards"]
     if out is not None:
         import pandas as pd
 
@@ -67,12 +63,12 @@ def card_cmd(rules, hand: str, seat: int, soloist: int, trump: str, played: str,
 
         write_table(pd.DataFrame(rows), out)
     if as_json:
-        echo_json({**head, "cards": rows, "tests": a.tests, "nodes": a.nodes})
+        echo_json({k: v for k, v in ans.items() if k != "soloist_side"})
         return
     side = "you play on the soloist's side: higher is better" if a.soloist_side else \
         "you defend: lower is better"
     click.echo(f"# seat {seat} to play card {nth + 1} of trick {trick + 1}; soloist seat {soloist}, trump "
-               f"{head['trump']}, rules {rules.name}; {worlds} sampled deals of the {head['unseen_cards']} cards "
+               f"{ans['trump']}, rules {rules.name}; {worlds} sampled deals of the {ans['unseen_cards']} cards "
                f"you cannot see (seed {seed})")
     if len(rows) == 1:
         click.echo(f"play {rows[0]['card']}: your only legal card")
@@ -81,7 +77,7 @@ def card_cmd(rules, hand: str, seat: int, soloist: int, trump: str, played: str,
     for r in rows:
         if exact:
             value = f"{r['mean_lo']:6.1f} ± {r['se']:4.1f}" + (
-                "" if r["play"] else f"   {r['diff']:+6.1f} ± {r['diff_se']:4.1f} against {head['play']}")
+                "" if r["play"] else f"   {r['diff']:+6.1f} ± {r['diff_se']:4.1f} against {ans['play']}")
         elif r["mean_hi"] - r["mean_lo"] < 1e-9:
             value = f"{r['mean_lo']:6.1f}"
         else:

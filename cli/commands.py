@@ -27,6 +27,12 @@ def _card() -> click.Command:
     return card_cmd
 
 
+def _serve() -> click.Command:
+    from .serve import serve_cmd
+
+    return serve_cmd
+
+
 def _calibrate() -> click.Command:
     from .studies import calibrate_cmd
 
@@ -172,5 +178,5 @@ _lazy(cli, {"bid": _bid, "calibrate": _calibrate, "card": _card, "compare": _com
             "fit": lambda: _lazy(fit, {"defence": _fit_defence, "formula": _fit_formula,
                                         "instant": _fit_instant}), "melds": _melds,
             "odds": lambda: _lazy(odds, {"bids": _odds_bids, "melds": _odds_melds, "tapp": _odds_tapp}),
-            "report": _report, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve,
+            "report": _report, "serve": _serve, "simulate": lambda: _lazy(simulate, {"games": _games}), "solve": _solve,
             "study": _study})

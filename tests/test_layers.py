@@ -30,6 +30,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("twohand",),
     ("games",),
     ("analyses",),
+    # The web page and its API: the answers of the layers below, served (``binokel serve`` starts it).
+    ("web",),
     ("cli",),
     # The package's face: its public names load lazily from the layers below.
     ("",),

@@ -295,3 +295,14 @@ def advise(rules: Rules | str, view: Knowledge, worlds: int = 20, seed: int = 1,
     return CardAdvice(int(legal[best]), tuple(int(c) for c in legal), tuple(mean.tolist()), tuple(mean.tolist()),
                       se(vals), worlds, seed, view.decision, view.seat, mine, worlds, nodes,
                       tuple(diff.mean(axis=1).tolist()), se(diff))
+
+
+def card_json(rules: Rules, view: Knowledge, a: CardAdvice, soloist: int, exact: bool) -> dict:
+    """The JSON answer of ``binokel card --json`` and the web page: where the decision stands, the card to
+    play, one row per legal card (:meth:`CardAdvice.rows`) and the solver's work."""
+    trick, nth = divmod(view.decision, view.seats)
+    return {"rules": rules.name, "seat": view.seat, "soloist": soloist, "trump": "EGHS"[view.trump],
+            "trick": trick + 1, "card_of_trick": nth + 1, "worlds": a.worlds, "seed": a.seed, "exact": exact,
+            "unseen_cards": int(view.unseen().sum()), "play": format_card(a.card),
+            "values": "the soloist's side's points from here on, mean over the sampled deals",
+            "soloist_side": a.soloist_side, "cards": a.rows(), "tests": a.tests, "nodes": a.nodes}
