@@ -26,7 +26,6 @@ import numpy as np
 
 from binokel_sim.cards import DECK_COUNTS, N_TYPES, RANKS, SUITS
 from binokel_sim.dealing.hand_input import as_counts
-from binokel_sim.errors import InputError
 from binokel_sim.jit import kernel
 from binokel_sim.melds.scorer import KIND_RANKS, best_kept, best_trump, binokel_level, suit_structure
 from binokel_sim.rules import Rules, as_rules
@@ -123,9 +122,8 @@ def hand_tapp_odds(hand, rules: Rules | str | os.PathLike[str] = "standard") -> 
     from binokel_sim.cards import cards_of, format_cards
 
     rules = as_rules(rules)
+    rules.require_auction("hand + Tapp odds")  # a talon game deals no Tapp to pick up
     size = rules.layout.tapp_size
-    if size <= 0:
-        raise InputError(f"rules {rules.name!r} deal no Tapp: no hand + Tapp odds")
     h = np.ascontiguousarray(as_counts(hand, "hand", rules.layout.hand_size, rules), dtype=np.uint8)
     free = DECK_COUNTS[rules.layout.sevens].astype(np.int64) - h
     tapps, ways = tapp_multisets(free, size)
