@@ -24,6 +24,7 @@ import stat
 import tempfile
 import threading
 from contextlib import contextmanager, suppress
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -133,6 +134,24 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
 def write_text(text: str, path: str | os.PathLike) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+@lru_cache(maxsize=16)
+def _parsed_json(path: str, mtime_ns: int, size: int) -> Any:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def read_json_cached(path: str | os.PathLike) -> Any:
+    """The parsed JSON of a file read on every answer (the fitted models' files): parsed once per version of
+    the file (keyed by its modification time and size, so a refit is read afresh). Shared: never mutate it.
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "m.json"; p.write_text('{"a": 1}')
+    8
+    >>> read_json_cached(p) is read_json_cached(p), read_json_cached(p)["a"]
+    (True, 1)
+    """
+    st = os.stat(path)
+    return _parsed_json(os.fspath(path), st.st_mtime_ns, st.st_size)
 
 
 def write_json(obj: Any, path: str | os.PathLike) -> None:

@@ -357,12 +357,13 @@ def model_file(play: str = "double-dummy") -> Path:
 
 def load_instant(rules: Rules, path: str | Path | None = None, play: str = "double-dummy") -> InstantModel | None:
     """The fitted model for ``rules`` (by content hash) and ``play``, or None when none was fitted."""
+    from binokel_sim.output import read_json_cached
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
     p = Path(path) if path else model_file(play)
     if not p.is_file():
         return None
-    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
+    d = read_json_cached(p).get(rules_hash(rules, digits=KEY_DIGITS))
     return InstantModel(**d) if d else None
 
 

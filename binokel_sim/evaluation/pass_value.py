@@ -221,12 +221,13 @@ def fit_defence(hands: np.ndarray, seats: np.ndarray, scores: np.ndarray, rules:
 
 def load_defence(rules: Rules, path: str | Path | None = None) -> DefenceModel | None:
     """The fitted pass-value model for ``rules`` (by content hash), or None when none was fitted."""
+    from binokel_sim.output import read_json_cached
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
 
     p = Path(path) if path else MODEL_FILE
     if not p.is_file():
         return None
-    d = json.loads(p.read_text(encoding="utf-8")).get(rules_hash(rules, digits=KEY_DIGITS))
+    d = read_json_cached(p).get(rules_hash(rules, digits=KEY_DIGITS))
     if not d:
         return None
     from binokel_sim.evaluation.margin import OthersLine

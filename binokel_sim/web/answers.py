@@ -123,7 +123,8 @@ def card_answer(rules: str, hand: str, seat: int, soloist: int, trump: str, play
 
 def compare_answer(names: list[str], deals: int = 20_000) -> dict[str, Any]:
     """The ``compare`` figures of presets side by side (meld odds on ``deals`` seeded deals, the played
-    figures from the shipped corpora): rows of rules, figure, value, SE, interval, n."""
+    figures from the shipped corpora): ``rows`` of rules, figure, value, SE, interval, n; ``table`` as
+    ``binokel compare`` prints it (a row per figure, a cell per preset)."""
     for n in names:
         preset(n)
     return _compare(tuple(names), deals)
@@ -133,7 +134,9 @@ def compare_answer(names: list[str], deals: int = 20_000) -> dict[str, Any]:
 def _compare(names: tuple[str, ...], deals: int) -> dict[str, Any]:
     """Seeded, so the same presets give the same figures: kept for the server's life (a few seconds each)."""
     # analyses/ is mapped into the package by the install, out of mypy's reach (it checks binokel_sim/ only).
-    from binokel_sim.analyses.compare import compare  # type: ignore[import-not-found]
+    from binokel_sim.analyses.compare import compare, wide  # type: ignore[import-not-found]
 
     df = compare([_rules(n) for n in names], deals=deals)
-    return finite({"provenance": df.attrs.get("provenance", {}), "rows": df.to_dict(orient="records")})
+    # ``table``: the cells of `binokel compare`'s own table (value [95 % interval] n=N), one row per figure.
+    return finite({"provenance": df.attrs.get("provenance", {}), "rows": df.to_dict(orient="records"),
+                   "table": wide(df).to_dict(orient="records")})

@@ -165,6 +165,11 @@ def _api(jobs: JobManager) -> APIRouter:
     def presets() -> list[dict[str, Any]]:
         return answers.presets_answer()
 
+    @api.get("/presets/{name}", summary="One preset (an unknown name: 422 naming the known ones)")
+    def one_preset(name: str) -> dict[str, Any]:
+        answers.preset(name)
+        return next(p for p in answers.presets_answer() if p["name"] == name)
+
     @api.post("/melds", summary="A hand's melds at its best trump and at each trump")
     def melds(q: HandQuery) -> dict[str, Any]:
         return answers.melds_answer(q.rules, q.hand)

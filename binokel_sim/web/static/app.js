@@ -329,11 +329,12 @@ const Binokel = (() => {
 
   // ---------------------------------------------------------------- Table page
   function tablePage() {
+    // Your hand is the one at the first trick, so the cards you played are in both rows; the server checks
+    // that the two agree (its 422 names a card played that nobody could hold).
     let played = null;
-    const hand = new Picker($("picker"), preset.hand_size, () => { count(); played && played.render(); },
-                            { others: () => (played ? played.cards : []) });
-    played = new Picker($("played-picker"), preset.hand_size * preset.seats, () => { count(); hand.render(); },
-                        { ordered: true, name: "cards played", others: () => hand.cards });
+    const hand = new Picker($("picker"), preset.hand_size, () => count());
+    played = new Picker($("played-picker"), preset.hand_size * preset.seats, () => count(),
+                        { ordered: true, name: "cards played" });
     const seats = [...Array(preset.seats).keys()];
     for (const id of ["seat", "soloist"]) $(id).replaceChildren(...seats.map((s) => el("option", { value: s }, `seat ${s}`)));
     $("trump").replaceChildren(...preset.suits.map((s) => el("option", { value: s.letter }, s.name)));
@@ -379,12 +380,9 @@ const Binokel = (() => {
       try {
         const t0 = performance.now();
         const a = await api("POST", "/api/compare", { rules: names });
-        const figures = [...new Set(a.rows.map((r) => `${r.study}|${r.figure}`))];
-        const cell = (r) => (r ? `${fmt(r.value, Math.abs(r.value) < 2 ? 3 : 1)}${r.se !== null ? " ± " + fmt(r.se, Math.abs(r.value) < 2 ? 3 : 1) : ""}` : "–");
         $("compare-table").replaceChildren(el("table", { id: "compare-rows" },
           el("tr", {}, el("th", {}, "figure"), ...names.map((n) => el("th", {}, n))),
-          figures.map((f) => el("tr", {}, el("td", {}, f.split("|")[1]),
-            ...names.map((n) => el("td", {}, cell(a.rows.find((r) => r.rules === n && `${r.study}|${r.figure}` === f))))))));
+          a.table.map((r) => el("tr", {}, el("td", {}, r.figure), ...names.map((n) => el("td", {}, r[n] ?? "–"))))));
         $("compare-state").textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
       } catch (e) { showError(e.message); $("compare-state").textContent = ""; }
       $("compare").disabled = false;
@@ -398,7 +396,10 @@ const Binokel = (() => {
     const sel = $("preset");
     sel.replaceChildren(...presets.map((p) => el("option", { value: p.name, selected: p === preset }, p.name)));
     sel.addEventListener("change", () => { location.search = `?rules=${encodeURIComponent(sel.value)}`; });
-    if (!preset) { showError(`rules: unknown preset '${want}'`); return; }
+    if (!preset) {  // the server's words for it, as the API gives them
+      try { await api("GET", `/api/presets/${encodeURIComponent(want)}`); } catch (e) { showError(e.message); }
+      return;
+    }
     $("preset-description").textContent = `${preset.name}: ${preset.description} Hand ${preset.hand_size} cards, ` +
       `Tapp ${preset.tapp_size}, ${preset.seats} seats.`;
     if (!preset.auction && page !== "rules") {
