@@ -15,6 +15,8 @@ RANDOM = {("deal",), ("bid",), ("odds", "melds"), ("odds", "tapp"), ("odds", "bi
           ("study", "play-gap"), ("card",), ("fit", "defence"),
           ("study", "match")}
 LONG = RANDOM - {("deal",), ("card",)} | {("corpus", "refresh"), ("corpus", "phase2")}
+#: Commands that answer on a web page, not with a table: no --json or --out (its JSON API is the page's).
+SERVERS = {("serve",)}
 
 
 def _options(cmd) -> set[str]:
@@ -26,13 +28,14 @@ def test_every_command_takes_the_common_options():
     for path, cmd in walk_commands(commands.cli):
         paths.add(path)
         opts = _options(cmd)
-        assert {"--json", "--out", "--quiet"} <= opts, path
+        assert ({"--quiet"} if path in SERVERS else {"--json", "--out", "--quiet"}) <= opts, path
+        assert not ({"--json", "--out"} & opts and path in SERVERS), path
         assert "--rules" in opts, path
         assert ("--seed" in opts) == (path in RANDOM), path
         assert ({"--workers", "--checkpoint", "--scheduler"} <= opts) == (path in LONG), path
         assert "--chart" not in opts and ("--charts" in opts) == ("--chart-format" in opts), path
     assert paths == RANDOM | {("melds",), ("solve",), ("corpus", "info"), ("corpus", "refresh"), ("corpus", "phase2"),
-                                ("corpus", "seal"), ("fit", "instant")}
+                                ("corpus", "seal"), ("fit", "instant")} | SERVERS
 
 
 def test_help_lists_every_command_on_one_line(capsys):
