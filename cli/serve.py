@@ -40,7 +40,8 @@ def serve_cmd(preset: str, host: str, port: int, max_samples: int, max_jobs: int
     try:  # a port in use is one line, before uvicorn logs a traceback of its own
         with socket.create_server((host, port)):
             pass
-    except OSError as e:
-        raise InputError(f"--port: cannot listen on {host}:{port} ({e.strerror or e})") from None
+    except (OSError, ValueError) as e:  # in use, no such address, a name that is no host name
+        why = getattr(e, "strerror", None) or str(e)
+        raise InputError(f"--host/--port: cannot listen on {host}:{port} ({why})") from None
     click.echo(f"binokel-sim page at http://{host}:{port}/  (rules {preset}; Ctrl-C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info", access_log=not quiet)

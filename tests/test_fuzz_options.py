@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
+import uvicorn
+
 import binokel_sim.dask_link as dask_link
 import binokel_sim.runner as runner
 from binokel_sim.cli.commands import cli
@@ -98,6 +100,7 @@ def _run(capsys, args: list[str], tmp, corpus) -> tuple[int, str, str]:
 def sandbox(tmp_path, monkeypatch):
     """A scratch folder and a copy of a small shipped corpus; chunk work cut off where it would start."""
     monkeypatch.setattr(runner, "_wait_all", _started)
+    monkeypatch.setattr(uvicorn, "run", _started)  # `binokel serve`: its work is serving, until Ctrl-C
     monkeypatch.setattr(dask_link, "connect", _started)
     corpus = tmp_path / "corpus"
     shutil.copytree("data/corpus/four-solo-48", corpus)
