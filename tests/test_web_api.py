@@ -95,6 +95,16 @@ def test_not_json_is_one_line(client):
     assert r.status_code == 422 and "\n" not in r.json()["detail"]
 
 
+def test_cards_read_as_the_engine_reads_them(client):
+    a = client.post("/api/cards", json={"cards": "Grün Ober, SU, ace of acorns, SU", "ordered": True}).json()
+    assert a["cards"] == ["GO", "SU", "EA", "SU"]
+    assert client.post("/api/cards", json={"cards": "SU GO EA"}).json()["cards"] == ["EA", "GO", "SU"]
+    r = client.post("/api/cards", json={"cards": "GO SU", "what": "Tapp", "size": 4})
+    assert r.status_code == 422 and r.json()["detail"] == words_of(lambda: read_hand("GO SU", "standard", 4, "Tapp"))
+    r = client.post("/api/cards", json={"cards": "S7", "rules": "standard"})
+    assert r.status_code == 422 and r.json()["detail"] == words_of(lambda: read_hand("S7", "standard", what="cards"))
+
+
 def test_tapp_answer(client):
     a = client.post("/api/tapp", json={"hand": HAND, "tapp": "GK GO SU H10"}).json()
     assert a["odds"]["ways"] == 20475 and a["odds"]["exact"] is True

@@ -60,6 +60,21 @@ def _hand(rules: Rules, hand: str) -> Hand:
     return read_hand(hand, rules, size=rules.layout.hand_size)
 
 
+def cards_answer(rules: str, cards: str, what: str = "cards", size: int | None = None, ordered: bool = False
+                 ) -> dict[str, Any]:
+    """Typed card text read as the engine reads it: the cards in deck order (``ordered``: as given, e.g. the
+    cards played), or the engine's one line naming the problem (``what``: the words it starts with).
+
+    >>> cards_answer("standard", "Grün Ober, SU, ace of acorns", ordered=True)["cards"]
+    ['GO', 'SU', 'EA']
+    """
+    from binokel_sim.cards import to_cards
+
+    r = preset(rules)
+    h = read_hand(cards, r, size=size, what=what)
+    return {"rules": r.name, "cards": [CARD_TEXT[c] for c in to_cards(cards)] if ordered else h.to_list()}
+
+
 def melds_answer(rules: str, hand: str) -> dict[str, Any]:
     """The hand's melds at its best trump (``best``) and at each trump (``by_trump``), each meld explained."""
     from binokel_sim.melds.report import meld_report

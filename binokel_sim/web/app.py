@@ -79,6 +79,16 @@ class CardQuery(BaseModel):
     seed: int = Field(1, ge=0)
 
 
+class CardsQuery(BaseModel):
+    """Typed cards to read as the engine reads them."""
+
+    rules: str = "standard"
+    cards: str = Field(..., description="Card text: 'EA EA E10', 'Grün Ober, SU', 'ace of acorns'.")
+    what: str = Field("cards", max_length=40, description="What they are, for the message: hand, Tapp, ...")
+    size: int | None = Field(None, ge=1, le=48, description="Demand exactly this many cards.")
+    ordered: bool = Field(False, description="Keep the order given (the cards played) instead of deck order.")
+
+
 class CompareQuery(BaseModel):
     rules: list[str] = Field(..., min_length=1, max_length=16)
 
@@ -169,6 +179,10 @@ def _api(jobs: JobManager) -> APIRouter:
     def one_preset(name: str) -> dict[str, Any]:
         answers.preset(name)
         return next(p for p in answers.presets_answer() if p["name"] == name)
+
+    @api.post("/cards", summary="Typed cards read as the engine reads them (or its one line why not)")
+    def cards(q: CardsQuery) -> dict[str, Any]:
+        return answers.cards_answer(q.rules, q.cards, q.what, q.size, q.ordered)
 
     @api.post("/melds", summary="A hand's melds at its best trump and at each trump")
     def melds(q: HandQuery) -> dict[str, Any]:

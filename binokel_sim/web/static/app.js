@@ -47,8 +47,8 @@ const Binokel = (() => {
   // A deck of the preset (each physical copy a card) and a row of chosen cards, at most `limit`.
   // `others()`: cards another picker holds (they are out of this deck); `ordered`: keep the click order.
   class Picker {
-    constructor(root, limit, onChange, { others = () => [], ordered = false, name = "hand", typed = null } = {}) {
-      Object.assign(this, { root, limit, onChange, others, ordered, name, typed, cards: [] });
+    constructor(root, limit, onChange, { others = () => [], ordered = false, name = "hand" } = {}) {
+      Object.assign(this, { root, limit, onChange, others, ordered, name, cards: [] });
       this.render();
     }
     order(card) { return preset.cards.findIndex((c) => c.card === card); }
@@ -91,12 +91,13 @@ const Binokel = (() => {
         el("button", { type: "button", class: "plain", onclick: () => this.clear() }, "Clear"));
       this.root.replaceChildren(row, deck, typed);
     }
-    // Typed text goes to the server as it is: its 422 names the problem in the same words as the API's.
+    // Typed text goes to the server as it is (/api/cards): its 422 names the problem in the API's own words.
     async useTyped(text) {
       try {
         showError("");
-        const cards = this.typed ? await this.typed(text) : text.trim().split(/[\s,]+/);
-        this.set(cards);
+        const size = this.ordered ? null : this.limit;
+        this.set((await api("POST", "/api/cards", { rules: preset.name, cards: text, what: this.name, size,
+                                                     ordered: this.ordered })).cards);
       } catch (e) { showError(e.message); }
     }
   }
@@ -177,7 +178,7 @@ const Binokel = (() => {
     const picker = new Picker($("picker"), preset.hand_size, () => {
       $("hand-count").textContent = `${picker.cards.length} / ${preset.hand_size}`;
       if (picker.cards.length === preset.hand_size) ask(); else $("hand-answer").hidden = true;
-    }, { typed: async (text) => (await api("POST", "/api/melds", { rules: preset.name, hand: text })).best.cards });
+    });
     $("hand-count").textContent = `0 / ${preset.hand_size}`;
 
     async function ask() {
@@ -278,8 +279,7 @@ const Binokel = (() => {
   // ---------------------------------------------------------------- Tapp page
   function tappPage() {
     let tapp = null;
-    const typed = async (text) => (await api("POST", "/api/melds", { rules: preset.name, hand: text })).best.cards;
-    const hand = new Picker($("picker"), preset.hand_size, () => changed(), { typed, others: () => (tapp ? tapp.cards : []) });
+    const hand = new Picker($("picker"), preset.hand_size, () => changed(), { others: () => (tapp ? tapp.cards : []) });
     tapp = new Picker($("tapp-picker"), preset.tapp_size, () => changed(), { name: "Tapp", others: () => hand.cards });
 
     async function changed() {
