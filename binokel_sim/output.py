@@ -158,6 +158,28 @@ def write_json(obj: Any, path: str | os.PathLike) -> None:
     write_text(json.dumps(obj, indent=2, default=_json_default) + "\n", path)
 
 
+def finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float as None (strict JSON has no NaN), numpy scalars as numbers.
+
+    >>> import numpy as np
+    >>> finite({"a": [1.0, float("nan")], "b": np.int64(3)})
+    {'a': [1.0, None], 'b': 3}
+    """
+    import numpy as np
+
+    if isinstance(obj, dict):
+        return {str(k): finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return finite(obj.tolist())
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not np.isfinite(obj):
+        return None
+    return obj
+
+
 def _json_default(o: Any) -> Any:
     import numpy as np
 

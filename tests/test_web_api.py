@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.errors import InputError
-from binokel_sim.game.bid_answer import finite, instant_bid
+from binokel_sim.game.bid_answer import instant_bid
+from binokel_sim.output import finite
 from binokel_sim.web import create_app
 
 HAND = "EA EA E10 EK EO EU GA G10 HA H10 SA S10"

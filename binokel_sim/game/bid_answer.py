@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import numpy as np
-
 from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.errors import InputError
@@ -61,6 +59,7 @@ class BidAnswer:
 def records(cols: dict) -> list[dict]:
     """Rows of a ladder given as columns (:func:`binokel_sim.evaluation.ladder.ladder_columns`).
 
+    >>> import numpy as np
     >>> records({"bid": np.array([150, 160]), "p_make": np.array([0.5, 0.25])})
     [{'bid': 150, 'p_make': 0.5}, {'bid': 160, 'p_make': 0.25}]
     """
@@ -163,21 +162,3 @@ def checked_bid(hand, rules: Rules | str = "standard", seat: int = 0, samples: i
     return BidAnswer("checked", ev.hand, seat, rules, confidence, with_gain(ev.bids.to_dict(orient="records"), vs),
                      vs, None, evaluation=ev, instant_side=side)
 
-
-def finite(obj: Any) -> Any:
-    """``obj`` with every NaN or infinite float as None (strict JSON has no NaN), numpy scalars as numbers.
-
-    >>> finite({"a": [1.0, float("nan")], "b": np.int64(3)})
-    {'a': [1.0, None], 'b': 3}
-    """
-    if isinstance(obj, dict):
-        return {str(k): finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [finite(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return finite(obj.tolist())
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
-    return obj

@@ -21,7 +21,8 @@ from typing import Any
 from binokel_sim.cards import CARD_TEXT, DECK_COUNTS, RANKS, SUIT_NAMES_DE, SUITS, Hand, format_cards
 from binokel_sim.dealing.hand_input import read_hand
 from binokel_sim.errors import InputError
-from binokel_sim.game.bid_answer import finite, instant_bid
+from binokel_sim.game.bid_answer import instant_bid
+from binokel_sim.output import finite
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.rules_files import preset_names
 
@@ -92,7 +93,7 @@ def bid_answer(rules: str, hand: str, seat: int = 0, confidence: float = 0.8, ob
 
     r = preset(rules)
     check_objective(objective)
-    return finite(instant_bid(_hand(r, hand).cards, r, seat, confidence, objective).to_json())
+    return finite(instant_bid(hand, r, seat, confidence, objective).to_json())
 
 
 def tapp_answer(rules: str, hand: str, seat: int = 0, tapp: str | None = None) -> dict[str, Any]:

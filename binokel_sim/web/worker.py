@@ -18,7 +18,8 @@ from binokel_sim.errors import InputError
 def run(params: dict[str, Any], out=sys.stdout) -> None:
     """Answer one checked question (``params``: rules, hand, seat, samples, seed, confidence, objective)."""
     from binokel_sim.evaluation.deals import EvalSettings
-    from binokel_sim.game.bid_answer import checked_bid, finite
+    from binokel_sim.game.bid_answer import checked_bid
+    from binokel_sim.output import finite
     from binokel_sim.runner import Scale
 
     def send(kind: str, **kw: Any) -> None:
