@@ -16,6 +16,11 @@ class WriteError(InputError):
     """
 
 
+class MissingModel(InputError):
+    """A question needs a fitted model (or a corpus) that these rules lack: one line naming the command that
+    makes it."""
+
+
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters for a one-line message.
 

@@ -9,8 +9,7 @@ from binokel_sim.evaluation import EXACT_EVERY
 from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.evaluation.pass_value import OBJECTIVES
 from binokel_sim.exchange.candidates import POLICIES
-from binokel_sim.dealing.hand_input import read_hand
-from binokel_sim.game.bid_answer import checked_bid, instant_bid, records, with_gain
+from binokel_sim.game.bid_answer import checked_bid, instant_bid, with_gain
 from binokel_sim.output import write_table
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
@@ -148,59 +147,75 @@ def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
     return lines
 
 
-def render_instant(a: dict, hand: str, seat: int, rules, confidence: float, rows: int = 40, vs=None,
-                   no_pass: str | None = None) -> str:
-    """The instant tier's report: the same table and semantics as the checked tier (``vs``, ``no_pass``: as
-    :func:`render`)."""
-    p = a["provenance"]
-    real = p.get("play") == "single-dummy"
+def render_instant(a, hand: str, seat: int, rules, confidence: float, rows: int = 40, vs=None,
+                   no_pass: str | None = None, table: list[dict] | None = None) -> str:
+    """The instant tier's report of ``a`` (:class:`~binokel_sim.evaluation.instant_advice.InstantAdvice`): the same
+    table and semantics as the checked tier (``vs``, ``no_pass``: as :func:`render`; ``table``: the ladder's rows
+    with the gain over passing where already joined)."""
+    p = a.provenance
+    real = a.play == "single-dummy"
     lines = [f"hand    {hand}   (seat {seat}, rules {rules.name})",
              *([f"play: single-dummy at every seat (each seat sees its own hand, the Tapp and the declared melds; "
                 f"{p.get('worlds')} sampled deals a decision), the totals of the single-dummy corpus {p.get('corpus')}"]
                if real else []),
-             f"instant model: {a['basis']} (seed {p.get('seed')}, policy {p.get('policy')}),"
-             f" fitted total {a['total']:.0f}" + ("" if real else "; check with --samples N"),
-             f"going out after the Tapp decided by {a['surrender_decided_by']}",
+             f"instant model: {a.basis} (seed {p.get('seed')}, policy {p.get('policy')}),"
+             f" fitted total {a.total:.0f}" + ("" if real else "; check with --samples N"),
+             f"going out after the Tapp decided by {a.surrender_decided_by}",
              SEMANTICS + " (a surrender counts as not made)", columns_line(rules, vs.objective if vs else "own"),
-             *_open_lines(a), "",
-             *_table_lines(with_gain(records(a["bids"]), vs), rows,
-                           (a["ceiling_bid"], a["safe_bid"], vs.bid_up_to if vs else None)), ""]
+             *_open_lines(a.bounds), "",
+             *_table_lines(table if table is not None else with_gain(a.ladder.records(), vs), rows,
+                           (a.ceiling_bid, a.safe_bid, vs.bid_up_to if vs else None)), ""]
     lines += [*versus_lines(vs, no_pass),
-              *_decision_lines(a["ceiling_bid"], a["safe_bid"], a["order_note"], confidence),
-              *_bounds_lines(a),
-              tapp_line(a["tapp_value"], real)]
+              *_decision_lines(a.ceiling_bid, a.safe_bid, a.order_note, confidence),
+              *_bounds_lines(a.bounds),
+              tapp_line(a.tapp_value, real)]
     return "\n".join(lines)
 
 
-def tapp_line(tv: dict, real: bool = False) -> str:
-    """The Tapp's value for the hand: its own drawn Tapps with the corpus's hands like it as a reference, or
-    (a model without draws) the line of hands like it, labelled as such."""
+def tapp_line(tv, real: bool = False) -> str:
+    """The Tapp's value for the hand (:class:`~binokel_sim.evaluation.instant_advice.TappValue`): its own drawn
+    Tapps with the corpus's hands like it as a reference, or (a model without draws) the line of hands like
+    it, labelled as such."""
     cards = " (open cards)" if real else ""
-    if "reference" in tv:
-        r = tv["reference"]
-        return (f"Tapp value{cards} for this hand: {tv['mean']:.1f} ± {tv['se']:.1f} ({tv['n']} Tapps drawn for it"
-                f" through the exchange; one Tapp's spread sd {tv['sd']:.1f}); hands like it in the corpus:"
-                f" {r['mean']:.1f} ± {r['se']:.1f} (n = {r['n']})")
+    if tv.reference is not None:
+        r = tv.reference
+        return (f"Tapp value{cards} for this hand: {tv.mean:.1f} ± {tv.se:.1f} ({tv.n} Tapps drawn for it"
+                f" through the exchange; one Tapp's spread sd {tv.sd:.1f}); hands like it in the corpus:"
+                f" {r.mean:.1f} ± {r.se:.1f} (n = {r.n})")
     return (f"Tapp value{cards} of hands like this (the corpus's line, not this hand's own Tapps):"
-            f" {tv['mean']:.1f} ± {tv['se']:.1f} (n = {tv['n']}; one deal's spread sd {tv['sd']:.1f})")
+            f" {tv.mean:.1f} ± {tv.se:.1f} (n = {tv.n}; one deal's spread sd {tv.sd:.1f})")
 
 
-def _bounds_lines(a: dict) -> list[str]:
-    """Ceiling and safe bid at the proven bounds (models fitted on a budgeted corpus only)."""
-    if "open_share" not in a:
+def _bounds_lines(b) -> list[str]:
+    """Ceiling and safe bid at the proven bounds (``b``: :class:`~binokel_sim.evaluation.instant_advice.ProvenBounds`
+    of a model fitted on a budgeted corpus; None elsewhere)."""
+    if b is None:
         return []
-    c, s = (" .. ".join("none" if a[f"{k}_{at}"] is None else str(a[f"{k}_{at}"]) for at in ("lower", "upper"))
-            for k in ("ceiling_bid", "safe_bid"))
-    return [f"at the proven bounds: ceiling {c}, safe {s}"]
+    show = lambda x: "none" if x is None else str(x)  # noqa: E731
+    return [f"at the proven bounds: ceiling {show(b.ceiling_bid_lower)} .. {show(b.ceiling_bid_upper)},"
+            f" safe {show(b.safe_bid_lower)} .. {show(b.safe_bid_upper)}"]
 
 
-def _open_lines(a: dict) -> list[str]:
+def _open_lines(b) -> list[str]:
     """What a model fitted on a budgeted corpus stands on (none for exact corpora)."""
-    if "open_share" not in a:
+    if b is None:
         return []
-    return [f"{a['open_share']:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
+    return [f"{b.open_share:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
             " interval): the model's columns draw them inside their intervals from a censored normal fit;"
             " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
+
+
+def _why_no_sd_model(rules) -> str | None:
+    """What the single-dummy corpus of a 40-card preset lacks (its build command), else None."""
+    from binokel_sim.analyses.sd_instant import missing
+    from binokel_sim.evaluation.instant import load_instant
+    from binokel_sim.play.dd import BUDGET_MIN_CARDS
+
+    if (rules.layout.deck_size >= BUDGET_MIN_CARDS or rules.layout.kind != "bid"
+            or load_instant(rules, play="single-dummy") is not None):
+        return None
+    why = missing(rules)
+    return f"--play single-dummy: {why}" if why else None
 
 
 @click.command("bid", short_help="What should this hand bid? P(make), E[score] per bid.")
@@ -245,32 +260,23 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
       binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10"
       binokel bid "EA EA E10 EK EO EU GA G10 HA H10 SA S10" --samples 1000 --policy heuristic --se 0.02
     """
-    from binokel_sim.errors import InputError
+    from binokel_sim.errors import InputError, MissingModel
 
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
-    if se is not None and not se > 0:
-        raise InputError(f"--se: must be positive, got {se}")
-    h = read_hand(hand, rules, size=rules.layout.hand_size)
-    if seat >= rules.n_seats:
-        raise InputError(f"--seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
+    # The library checks the hand, the seat, the confidence and --se (its messages name the options).
     if scale.checkpoint or scale.scheduler:
         raise InputError("binokel bid runs on local threads only: --checkpoint and --scheduler do not apply")
-    rules.require_auction("bid evaluation")
-    if play == "single-dummy":
-        if samples is not None:
-            raise InputError("--play single-dummy: the checked tier (--samples) plays open cards only")
-        from binokel_sim.evaluation.instant import load_instant
-
-        sd_model = load_instant(rules, play="single-dummy")
-        if sd_model is None:  # never fall back to open cards
-            from binokel_sim.analyses.sd_instant import missing
-
-            why = missing(rules) or ("no single-dummy model fitted for these rules (binokel fit instant --play "
-                                     "single-dummy --write)")
-            raise InputError(f"--play single-dummy: {why}")
+    if play == "single-dummy" and samples is not None:
+        raise InputError("--play single-dummy: the checked tier (--samples) plays open cards only")
+    if se is not None and samples is None:
+        raise InputError("--se: stops the checked tier early; give --samples N with it")
     if samples is None:
-        ans = instant_bid(h.cards, rules, seat, confidence, objective, play)
+        try:
+            ans = instant_bid(hand, rules, seat, confidence, objective, play)
+        except MissingModel:
+            why = _why_no_sd_model(rules) if play == "single-dummy" else None
+            if why is None:
+                raise
+            raise InputError(why) from None
         if out is not None:
             import pandas as pd
 
@@ -279,12 +285,12 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
             echo_json(ans.to_json())
         else:
             click.echo(render_instant(ans.advice, ans.hand, seat, rules, confidence, vs=ans.versus,
-                                      no_pass=ans.no_pass))
+                                      no_pass=ans.no_pass, table=ans.rows))
         return
     from binokel_sim.evaluation.hand import EvalSettings
 
     st = EvalSettings(policy=policy, inner=inner, top_k=top_k, exact_every=exact_every, solve_budget=solve_budget)
-    ans = checked_bid(h.cards, rules, seat, samples, seed, confidence, objective, st, se, scale)
+    ans = checked_bid(hand, rules, seat, samples, seed, confidence, objective, st, se, scale)
     if out is not None:
         import pandas as pd
 

@@ -104,6 +104,7 @@ def show_progress(quiet: bool) -> bool:
 
 
 def echo_json(obj: Any) -> None:
-    from binokel_sim.output import _json_default
+    """Print ``obj`` as strict JSON (a NaN or infinity as null: what every JSON reader accepts)."""
+    from binokel_sim.output import _json_default, finite
 
-    click.echo(json.dumps(obj, indent=2, default=_json_default))
+    click.echo(json.dumps(finite(obj), indent=2, default=_json_default, allow_nan=False))

@@ -98,6 +98,22 @@ def one_line(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
 
 
+def as_option(text: str, argv: list[str]) -> str:
+    """The library's error named as the user gave it: a message about the field ``seat`` (``seat: ...``) reads
+    ``--seat: ...`` where the command line set ``--seat`` (the library checks, the CLI only names).
+
+    >>> as_option("seat: expected 0..2, got 5", ["bid", "EA", "--seat", "5"])
+    '--seat: expected 0..2, got 5'
+    >>> as_option("solve_budget: too small", ["bid", "--solve-budget=3n"]), as_option("hand: 2 cards", ["bid", "EA"])
+    ('--solve-budget: too small', 'hand: 2 cards')
+    """
+    field, sep, rest = text.partition(": ")
+    if not sep or not field.isidentifier():
+        return text
+    flag = "--" + field.replace("_", "-")
+    return f"{flag}: {rest}" if any(a == flag or a.startswith(flag + "=") for a in argv) else text
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning user errors into one line and exit 2."""
     from binokel_sim.provenance import set_command
@@ -117,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
         rv = cli.main(args=argv, prog_name="binokel", standalone_mode=False)
         sys.stdout.flush()
     except InputError as exc:
-        click.echo(f"error: {one_line(str(exc))}", err=True)
+        click.echo(f"error: {one_line(as_option(str(exc), sys.argv[1:] if argv is None else argv))}", err=True)
         sys.exit(2)
     except Interrupted as exc:
         _leave(_interrupted_line(exc, sys.argv[1:] if argv is None else argv))

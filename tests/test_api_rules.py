@@ -41,7 +41,7 @@ CALLS = {
     "evaluate_hand": lambda f: f(HAND, "standard").tier == "instant",
     "pass_value": lambda f: f(HAND, "standard", samples=2).n == 2,
     "weigh_ladder": lambda f: _refuses(f, HAND, {}, "standard", objective="score"),
-    "instant_bid": lambda f: f(HAND, "standard").advice["ceiling_bid"] is not None,
+    "instant_bid": lambda f: f(HAND, "standard").advice.ceiling_bid is not None,
     "checked_bid": lambda f: _refuses(f, HAND, "standard", samples=0),
     "hand_tapp_odds": lambda f: f(HAND, "standard").ways == 20475,
     "create_app": lambda f: f("standard").title == "binokel-sim" and _refuses(f, "no-such-preset"),

@@ -56,7 +56,7 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     for _, r in gone.head(6).iterrows():
         b = int(ladder[r["deal"] % len(ladder)])
         hand = [c for c, k in enumerate(r[f"hand{r['soloist']}"]) for _ in range(int(k))]
-        bids = m.advise(hand, rules, int(r["soloist"]))["bids"]
+        bids = m.advise(hand, rules, int(r["soloist"])).ladder.frame()
         pred.append(float(bids.loc[bids["bid"] == b, "p_make"].sum()))  # no row: above every residual, 0
         made.append(float(bid_table(rules, parts_of(r.to_frame().T.infer_objects()), np.array([b]))["p_make"][0]))
     assert 0 < sum(made) < 6 and len(set(pred)) == 6  # the six questions are not all alike
@@ -108,7 +108,7 @@ def test_residual_pools_split_the_training_deals_by_the_line_value(name):
     # A hand's ladder rests on its own pool: n is that pool's size, not every training deal.
     strong = "EA EA E10 EK EO EU GA G10 HA H10 SA S10".split()[: load_rules(name).layout.hand_size]
     a = m.advise(" ".join(strong), load_rules(name))
-    assert a["n"] == sizes[-1] < len(m.residuals)
+    assert a.n == sizes[-1] < len(m.residuals)
 
 
 BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", "four-dealer-out"]
@@ -145,16 +145,17 @@ def test_budgeted_ladder_lies_between_its_proven_bounds(name):
     rules = load_rules(name)
     m = load_instant(rules)
     cards = "EA EA E10 EK EO EU GA G10 HA H10 SA S10 SK SO SU".split()[: rules.layout.hand_size]
-    a = m.advise(" ".join(cards), rules, frame=False)
-    b = a["bids"]
+    a = m.advise(" ".join(cards), rules)
+    assert a.ladder.at_bounds and a.bounds is not None
+    b = a.ladder.columns()
     # Per training deal lower <= drawn <= upper total, and the going-out decision does not depend on
     # the total: P(make) and E[score] are ordered bid by bid.
     assert (b["p_make_lower"] <= b["p_make"] + 1e-12).all() and (b["p_make"] <= b["p_make_upper"] + 1e-12).all()
     assert (b["expected_score_lower"] <= b["expected_score"] + 1e-9).all()
     assert (b["expected_score"] <= b["expected_score_upper"] + 1e-9).all()
-    assert 0 < a["open_share"] <= 1
+    assert 0 < a.bounds.open_share <= 1
     for key in ("safe_bid", "ceiling_bid"):
-        lo, mid, hi = (a[f"{key}_lower"], a[key], a[f"{key}_upper"])
+        lo, mid, hi = (getattr(a.bounds, f"{key}_lower"), getattr(a, key), getattr(a.bounds, f"{key}_upper"))
         assert (lo or 0) <= (mid or 0) <= (hi or 0)
 
 
@@ -199,7 +200,7 @@ def test_stored_held_out_predictions_are_the_shipped_models_own():
     # The shipped model answers with the drawn ladder: n is the number of Tapp draws, not a pool's deals.
     from binokel_sim.evaluation.instant_draws import DRAWS
 
-    assert m.advise("EA EA E10 EK EO EU GA G10 HA H10 SA S10", rules)["n"] == DRAWS
+    assert m.advise("EA EA E10 EK EO EU GA G10 HA H10 SA S10", rules).n == DRAWS
     stored = load_predictions(m, hands, seat, ladder)
     assert stored is not None and stored.shape == (len(rows), len(ladder)) == (9750, 31)
     pick = np.random.default_rng(34).choice(len(rows), 6, replace=False)

@@ -116,8 +116,9 @@ def test_bid_stops_early_at_se(capsys, toy_dd):
     ([HAND, "--samples", "0"], "--samples"),
     ([HAND.replace("S10", "S7")], "40-card deck"),
     ([HAND, "--confidence", "0"], "--confidence"),
-    ([HAND, "--se", "0"], "--se: must be positive"),
-    ([HAND, "--se", "-0.1"], "--se: must be positive"),
+    ([HAND, "--samples", "4", "--se", "0"], "--se: must be positive"),
+    ([HAND, "--se", "0.02"], "--se: stops the checked tier early"),
+    ([HAND, "--samples", "4", "--se", "-0.1"], "--se: must be positive"),
     ([HAND, "--checkpoint", "ck"], "do not apply"),
 ])
 def test_bid_bad_input_one_line_error(capsys, args, contains):

@@ -108,4 +108,4 @@ def test_sampled_policy_needs_two_inner_deals(capsys):
     assert EvalSettings(policy="heuristic", inner=1).check().inner == 1  # one estimate: no inner deals needed
     line = assert_one_line_error(capsys, "bid", "EA EA E10 EK EO EU GA G10 HA H10 SA S10", "--policy", "sampled",
                                  "--inner", "1", "--samples", "5", contains="2 or more inner deals")
-    assert line.startswith("error: inner:")
+    assert line.startswith("error: --inner:")  # the option the user gave

@@ -69,7 +69,7 @@ def test_passing_scores_equal_the_simulators_deal_with_that_seat_at_zero():
         outcomes = []
         for s in range(3):
             # the others bid to the instant tier's ceiling: what bid calls the ceiling
-            c = [INSTANT.advise(cards_of(h), R, q, 0.8, frame=False)["ceiling_bid"] or 0 for q, h in enumerate(hands)]
+            c = [INSTANT.advise(cards_of(h), R, q, 0.8).ceiling_bid or 0 for q, h in enumerate(hands)]
             c[s] = 0
             o = play_deal(R, row, Solver(), None, ceilings=c)
             assert got[s] == o.scores[s]
@@ -237,9 +237,9 @@ def test_instant_tapp_value_is_the_hands_own_draws():
     from binokel_sim.melds.scorer import meld_total
 
     m = load_instant(R)
-    a = m.advise(HAND, R, 0, 0.8, frame=False)
-    tv = a["tapp_value"]
-    assert tv["n"] == m.draws == 200 and tv["basis"] == "this hand's drawn Tapps" and tv["reference"]["n"] > 10_000
+    a = m.advise(HAND, R, 0, 0.8)
+    tv = a.tapp_value
+    assert tv.n == m.draws == 200 and tv.basis == "this hand's drawn Tapps" and tv.reference.n > 10_000
     # by hand: per drawn Tapp, (estimate after the exchange) - (best trump of the hand alone + the Tapp's points),
     # each plus the mean residual of its pool
     h = Hand.parse(HAND).counts
@@ -252,7 +252,7 @@ def test_instant_tapp_value_is_the_hands_own_draws():
     rows, edges = np.asarray(m.draw_rows), np.asarray(m.draw_edges)
     res = np.array([rows[rows[:, 0] == k, 1].mean() for k in range(len(edges) + 1)])
     want = (est + res[np.searchsorted(edges, est)]) - (base + res[np.searchsorted(edges, base)])
-    assert tv["mean"] == pytest.approx(want.mean()) and tv["se"] == pytest.approx(want.std(ddof=1) / np.sqrt(200))
+    assert tv.mean == pytest.approx(want.mean()) and tv.se == pytest.approx(want.std(ddof=1) / np.sqrt(200))
 
 
 def test_the_python_api_carries_the_comparison_as_a_typed_result(capsys):

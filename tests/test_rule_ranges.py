@@ -92,7 +92,7 @@ def test_one_past_either_end_is_one_line_naming_the_key_and_its_range(tmp_path, 
 def test_the_issue_example(tmp_path, capsys):
     path = write(tmp_path, 'inherits = "standard"\nname = "x"\n[play]\nlast_trick = 9223372036854775807\n')
     line = assert_one_line_error(capsys, "solve", "--hands", "EA / EK / EO", "--trump", "E", "--rules", path)
-    assert line == "error: rules: play.last_trick must be 0..1000, got 9223372036854775807"
+    assert line == "error: --rules: play.last_trick must be 0..1000, got 9223372036854775807"
 
 
 def test_melds_at_the_maxima(tmp_path, capsys):

@@ -199,7 +199,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     from binokel_sim.cli.bid import render_instant
 
     hand = "EA EK EO EU GA G10 GK GO HO HU SA SU"
-    text = render_instant(model.advise(hand, r, 0, 0.8, frame=False), hand, 0, r, 0.8)
+    text = render_instant(model.advise(hand, r, 0, 0.8), hand, 0, r, 0.8)
     assert "play: single-dummy at every seat" in text and "20 sampled deals a decision" in text
     assert "the single-dummy total taken as" in text and "Tapp value (open cards)" in text
     assert "--samples" not in text  # the checked tier plays open cards only
@@ -306,8 +306,8 @@ def test_the_real_play_model_is_fitted_once_and_bid_reads_it(capsys, monkeypatch
     ((model, paired),) = stores
     assert model == stored and paired.held == 2000
     b = run_json(capsys, "bid", hand, "--play", "single-dummy")
-    want = fitted.advise(hand, r, 0, 0.8, frame=False)
-    assert b["safe_bid"] == want["safe_bid"] and b["bids"][0]["p_make"] == pytest.approx(want["bids"]["p_make"][0])
+    want = fitted.advise(hand, r, 0, 0.8)
+    assert b["safe_bid"] == want.safe_bid and b["bids"][0]["p_make"] == pytest.approx(want.ladder.p_make[0])
 
 
 def _twelve_further_deals(monkeypatch) -> None:

@@ -47,6 +47,7 @@ from binokel_sim.stats import decreasing
 from binokel_sim.cards import N_TYPES
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.ladder import contract_shares, decisions, mean_se, outcomes
+from binokel_sim.evaluation.instant_advice import InstantAdvice
 from binokel_sim.rules import Rules, load_rules  # noqa: F401  (load_rules: the doctest)
 from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import wilson_from_se
@@ -84,10 +85,10 @@ def deciding_bids(rules: Rules, safe: int | None, ceiling: int | None) -> tuple[
     return tuple(sorted({max(low, b) for b in (s, s + step, c, c + step)}))
 
 
-def pilot_bids(rules: Rules, instant: dict | None, top: int = 600) -> tuple[int, ...]:
+def pilot_bids(rules: Rules, instant: InstantAdvice | None, top: int = 600) -> tuple[int, ...]:
     """The first block's bids: from the instant tier's answer, else every :data:`PILOT_STEP` points."""
     if instant is not None:
-        return deciding_bids(rules, instant["safe_bid"], instant["ceiling_bid"])
+        return deciding_bids(rules, instant.safe_bid, instant.ceiling_bid)
     return tuple(range(rules.bidding.min_bid, top + 1, PILOT_STEP))
 
 

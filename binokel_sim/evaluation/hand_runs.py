@@ -152,7 +152,7 @@ def run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, c
 
     model = load_instant(rules)
     at = checked.pilot_bids(rules, None if model is None else model.advise(cards_of(counts), rules, seat,
-                                                                           confidence, frame=False))
+                                                                           confidence))
     blocks: list[tuple[int, int, set[int]]] = []
     done: list[dict[str, np.ndarray]] = []
     own = dd.targets if dd is not None else None

@@ -39,7 +39,7 @@ fitted on single-dummy totals (``bid --play single-dummy``) in ``instant_model_s
 ...                  seat=[0.0, 0.0, 0.0], residuals=[[0, 0, 1], [-40, -40, 1]], tapp=[50.0, [0.0] * 7, 10.0])
 >>> from binokel_sim.rules import load_rules
 >>> a = m.advise("EA EA E10 EK EO EU GA G10 HA H10 SA S10", load_rules("standard"))
->>> a["total"], a["ceiling_bid"], a["safe_bid"]   # 100 + 250 melds; totals 350, 310 (at 350: -350 out)
+>>> a.total, a.ceiling_bid, a.safe_bid   # 100 + 250 melds; totals 350, 310 (at 350: -350 out)
 (350.0, 340, 310)
 """
 
@@ -57,6 +57,7 @@ from binokel_sim.censored import impute, line_fit
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.evaluation.going_out import MODEL_FILE, EstimateError, fit_estimate_error
+from binokel_sim.evaluation.instant_advice import InstantAdvice, Ladder, ProvenBounds, TappValue
 from binokel_sim.rules import Rules
 
 #: The model trains on the corpus deals numbered below this and on every other deal of each soloist seat
@@ -197,12 +198,9 @@ class InstantModel:
             out[i] = outcomes(rules, parts, bids, self.going_out_error)[0].mean(axis=0)
         return out
 
-    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8, frame: bool = True
-               ) -> dict[str, Any]:
-        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``.
-
-        ``bids``: a DataFrame, or with ``frame=False`` its columns (a dict of arrays: no pandas import).
-        """
+    def advise(self, hand, rules: Rules, seat: int = 0, confidence: float = 0.8) -> InstantAdvice:
+        """The ladder, ceiling, safe bid and Tapp value of ``hand`` (card text or count vector) at ``seat``
+        (:class:`~binokel_sim.evaluation.instant_advice.InstantAdvice`)."""
         from binokel_sim.dealing.hand_input import as_counts
         from binokel_sim.evaluation.ladder import decisions, ladder_columns
 
@@ -210,19 +208,20 @@ class InstantModel:
         feats = np.empty((1, len(FEATURES)), dtype=np.int64)
         features_batch(np.ascontiguousarray(counts, dtype=np.uint8)[None], rules.meld_array(), feats)
         total = self.line(feats[0], seat)
-        out: dict[str, Any] = {}
+        bounds = None
         drawn = None
         if self.budgeted:
             # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
             err = self.going_out_error
             upper = ladder_columns(rules, self.parts(total, "upper"), None, err)
             cols = ladder_columns(rules, self.parts(total), upper["bid"], err)
-            for at, b in (("lower", ladder_columns(rules, self.parts(total, "lower"), upper["bid"], err)),
-                          ("upper", upper)):
-                cols[f"p_make_{at}"], cols[f"expected_score_{at}"] = b["p_make"], b["expected_score"]
-                d = decisions(rules, b, confidence)
-                out[f"ceiling_bid_{at}"], out[f"safe_bid_{at}"] = d["ceiling_bid"], d["safe_bid"]
-            out["open_share"] = self.open_share
+            lower = ladder_columns(rules, self.parts(total, "lower"), upper["bid"], err)
+            at = {}
+            for name, b in (("lower", lower), ("upper", upper)):
+                cols[f"p_make_{name}"], cols[f"expected_score_{name}"] = b["p_make"], b["expected_score"]
+                at[name] = decisions(rules, b, confidence)
+            bounds = ProvenBounds(at["lower"]["ceiling_bid"], at["lower"]["safe_bid"], at["upper"]["ceiling_bid"],
+                                  at["upper"]["safe_bid"], self.open_share)
         elif self.drawn:
             from binokel_sim.evaluation.instant_draws import draw_exchanges, rescale
 
@@ -234,11 +233,7 @@ class InstantModel:
             total = float(parts["value"][trump].mean()) if trump.any() else total
         else:
             cols = ladder_columns(rules, self.parts(total), None, self.going_out_error)
-        if frame:
-            import pandas as pd
-
-            cols = pd.DataFrame(cols)
-        s = {"bids": cols, **decisions(rules, cols, confidence)}
+        d = decisions(rules, cols, confidence)
         t0, tc, tsd = self.tapp
         x = np.concatenate([[1.0], feats[0].astype(np.float64)])
         tv = float(x[0] * t0 + x[1:] @ np.asarray(tc, dtype=np.float64))
@@ -250,20 +245,23 @@ class InstantModel:
         p = self.provenance
         if p.get("phase2_train"):  # a two-phase corpus: its decided deals in the fit
             basis += f" (the line fitted on {p['n_train']} deals, {p['phase2_train']} decided)"
-        return {"total": total, "n": n, "basis": basis, "bids": s["bids"], "ceiling_bid": s["ceiling_bid"],
-                "safe_bid": s["safe_bid"], "order_note": s["order_note"],
-                "tapp_value": self._tapp(rules, counts, seat, {"mean": tv, "se": tse, "sd": float(tsd),
-                                                               "n": int(self.provenance.get("n_tapp", n))},
-                                         drawn),
-                "surrender_decided_by": self.surrender_basis, **out, "provenance": self.provenance}
+        line = TappValue(tv, tse, float(tsd), int(self.provenance.get("n_tapp", n)))
+        return InstantAdvice(total=total, n=n, basis=basis, ladder=Ladder.of(cols), ceiling_bid=d["ceiling_bid"],
+                             safe_bid=d["safe_bid"], order_note=d["order_note"],
+                             tapp_value=self._tapp(rules, counts, seat, line, drawn),
+                             surrender_decided_by=self.surrender_basis, provenance=self.provenance, bounds=bounds)
 
-    def _tapp(self, rules: Rules, counts: np.ndarray, seat: int, line: dict, drawn=None) -> dict:
+    def _tapp(self, rules: Rules, counts: np.ndarray, seat: int, line: TappValue, drawn=None) -> TappValue:
         """The drawn ladder: this hand's own Tapp value, the line's (hands like it) as its ``reference``."""
+        from dataclasses import replace
+
         from binokel_sim.evaluation.instant_draws import hand_tapp_value
 
-        return {**hand_tapp_value(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
-                                  self.draw_shift[seat], self.draws, drawn), "basis": "this hand's drawn Tapps",
-                "reference": line} if self.drawn else {**line, "basis": "the line of hands like it"}
+        if not self.drawn:
+            return replace(line, basis="the line of hands like it")
+        own = hand_tapp_value(rules, counts, seat, self.draw_edges, np.asarray(self.draw_rows, dtype=np.int64),
+                              self.draw_shift[seat], self.draws, drawn)
+        return replace(own, reference=line)
 
     @property
     def surrender_basis(self) -> str:

@@ -34,6 +34,7 @@ import numpy as np
 from binokel_sim.cards import N_TYPES, DECK_COUNTS
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.exchange.policy import build_candidates, choose
+from binokel_sim.evaluation.instant_advice import TappValue
 from binokel_sim.rng import counts_key
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
@@ -151,7 +152,7 @@ def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.nda
 
 
 def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
-                    draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> dict[str, float]:
+                    draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> TappValue:
     """What the Tapp is worth to this hand: per drawn Tapp (the same draws as :func:`drawn_parts`), the
     model's expected total after the exchange minus its expected total keeping the hand and laying the Tapp
     away unseen (the hand's best trump, the Tapp's card points as discards), each the exchange's estimate
@@ -165,7 +166,7 @@ def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np
     >>> r = load_rules("standard"); m = load_instant(r)
     >>> h = as_counts("EA EA EK EO EU GA G10 HA HK SA SO SU", "hand", 12, r)
     >>> tv = hand_tapp_value(r, h, 0, m.draw_edges, np.asarray(m.draw_rows), m.draw_shift[0], m.draws)
-    >>> tv["n"], 0 < tv["se"] < 10
+    >>> tv.n, 0 < tv.se < 10
     (200, True)
     """
     from binokel_sim.cards import CARD_POINTS
@@ -188,7 +189,7 @@ def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np
     with_tapp = np.where(is_trump(code), expect(est), special)
     d = with_tapp - expect(base)
     sd = float(d.std(ddof=1))
-    return {"mean": float(d.mean()), "se": float(sd / np.sqrt(draws)), "sd": sd, "n": int(draws)}
+    return TappValue(float(d.mean()), float(sd / np.sqrt(draws)), sd, int(draws), "this hand's drawn Tapps")
 
 
 def rescale(cols: dict[str, np.ndarray], draws: int) -> dict[str, np.ndarray]:

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from binokel_sim.evaluation.instant_advice import InstantAdvice
 from binokel_sim.rules import Rules
 
 #: Family-wise level of the tier test (Bonferroni over the deciding bids).
@@ -63,7 +64,9 @@ class InstantEvaluation:
     #: The model's fitted double-dummy total of the hand.
     total: float
     seconds: float
-    advice: dict = field(default_factory=dict, repr=False)
+    #: The model's whole answer (:class:`~binokel_sim.evaluation.instant_advice.InstantAdvice`): basis,
+    #: provenance, the bounds of a budgeted corpus's model.
+    advice: InstantAdvice = field(repr=False)
     tier: str = "instant"
     #: The ladder weighed against passing (:class:`~binokel_sim.evaluation.pass_value.VersusPass`; None where no
     #: pass-value model is fitted for the rules).
@@ -73,10 +76,10 @@ class InstantEvaluation:
         """JSON-ready: the same keys as ``binokel bid --json`` without ``--samples``."""
         from binokel_sim.evaluation.ladder import SEMANTICS
 
-        a = {k: v for k, v in self.advice.items() if k != "bids"}
         vs = self.versus_pass.to_dict() if self.versus_pass is not None else None
         return {"tier": "instant", "hand": self.hand, "seat": self.seat, "rules": self.rules.name,
-                "confidence": self.confidence, "semantics": SEMANTICS, **a, "versus_pass": vs,
+                "confidence": self.confidence, "semantics": SEMANTICS, **self.advice.summary_json(),
+                "versus_pass": vs,
                 "bids": self.bids.to_dict(orient="records")}
 
 
@@ -100,14 +103,14 @@ def instant_of_counts(counts: np.ndarray, rules: Rules, seat: int = 0, confidenc
         raise InputError(f"no instant bid model fitted for rules {rules.name!r}: ask the checked tier (samples=N)")
     from binokel_sim.evaluation.pass_value import load_defence, versus_pass
 
-    a = model.advise(cards_of(counts), rules, seat, confidence, frame=True)
-    tv = a["tapp_value"]
+    a = model.advise(cards_of(counts), rules, seat, confidence)
+    bids = a.ladder.frame()
     d = load_defence(rules)
-    vs = versus_pass(a["bids"], d.value(counts, rules, seat)) if d is not None else None
+    vs = versus_pass(bids, d.value(counts, rules, seat)) if d is not None else None
     return InstantEvaluation(hand=format_cards(cards_of(counts)), seat=seat, rules=rules, confidence=confidence,
-                             n=int(a["n"]), bids=a["bids"], ceiling_bid=a["ceiling_bid"], safe_bid=a["safe_bid"],
-                             order_note=a["order_note"], tapp_value=(tv["mean"], tv["se"]), total=float(a["total"]),
-                             seconds=time.perf_counter() - t0, advice=a, versus_pass=vs)
+                             n=a.n, bids=bids, ceiling_bid=a.ceiling_bid, safe_bid=a.safe_bid,
+                             order_note=a.order_note, tapp_value=(a.tapp_value.mean, a.tapp_value.se),
+                             total=float(a.total), seconds=time.perf_counter() - t0, advice=a, versus_pass=vs)
 
 
 @dataclass(frozen=True)

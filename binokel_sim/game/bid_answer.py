@@ -6,7 +6,7 @@ tier's (``samples`` random deals played double-dummy). Both return a :class:`Bid
 -- the one JSON form of the CLI and the web API, so the two never drift apart.
 
 >>> a = instant_bid("EA EA E10 EK EO EU GA G10 HA H10 SA S10", "standard")
->>> a.tier, a.to_json()["ceiling_bid"] == a.advice["ceiling_bid"], "gain_vs_pass" in a.rows[0]
+>>> a.tier, a.to_json()["ceiling_bid"] == a.advice.ceiling_bid, "gain_vs_pass" in a.rows[0]
 ('instant', True, True)
 """
 
@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
-from binokel_sim.errors import InputError
+from binokel_sim.errors import InputError, MissingModel
+from binokel_sim.evaluation.instant_advice import InstantAdvice
 from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.rules import Rules, as_rules
 
@@ -26,8 +27,8 @@ from binokel_sim.rules import Rules, as_rules
 class BidAnswer:
     """A bid ladder weighed against passing.
 
-    ``tier``: instant or checked; ``advice``: the instant tier's dict
-    (:meth:`~binokel_sim.evaluation.instant.InstantModel.advise`) or None; ``evaluation``: the checked tier's
+    ``tier``: instant or checked; ``advice``: the instant tier's
+    :class:`~binokel_sim.evaluation.instant_advice.InstantAdvice` or None; ``evaluation``: the checked tier's
     :class:`~binokel_sim.evaluation.hand.HandEvaluation` or None; ``rows``: the ladder's rows with
     ``gain_vs_pass`` where ``versus`` (a :class:`~binokel_sim.evaluation.pass_value.VersusPass`) is known,
     else ``no_pass`` says why not; ``instant_side``: beside a checked answer, the instant tier's verdict on it.
@@ -41,7 +42,7 @@ class BidAnswer:
     rows: list[dict[str, Any]]
     versus: Any
     no_pass: str | None
-    advice: dict[str, Any] | None = None
+    advice: InstantAdvice | None = None
     evaluation: Any = None
     instant_side: dict[str, Any] | None = None
 
@@ -52,18 +53,8 @@ class BidAnswer:
             return {"tier": "checked", **self.evaluation.to_dict(), "versus_pass": vs, "instant": self.instant_side}
         return {"tier": "instant", "hand": self.hand, "seat": self.seat, "rules": self.rules.name,
                 "confidence": self.confidence, "semantics": SEMANTICS,
-                **{k: v for k, v in (self.advice or {}).items() if k != "bids"}, "versus_pass": vs,
+                **(self.advice.summary_json() if self.advice is not None else {}), "versus_pass": vs,
                 "bids": self.rows}
-
-
-def records(cols: dict) -> list[dict]:
-    """Rows of a ladder given as columns (:func:`binokel_sim.evaluation.ladder.ladder_columns`).
-
-    >>> import numpy as np
-    >>> records({"bid": np.array([150, 160]), "p_make": np.array([0.5, 0.25])})
-    [{'bid': 150, 'p_make': 0.5}, {'bid': 160, 'p_make': 0.25}]
-    """
-    return [dict(zip(cols, (v.item() for v in row))) for row in zip(*cols.values())]
 
 
 def with_gain(bids: list[dict], vs) -> list[dict]:
@@ -108,17 +99,24 @@ def instant_bid(hand, rules: Rules | str = "standard", seat: int = 0, confidence
     h = read_hand(hand, rules, size=rules.layout.hand_size)
     model = load_instant(rules, play=play)
     if model is None:  # never fall back to open cards, nor to a default
-        raise InputError(_missing_model(rules, play))
-    advice = model.advise(h.cards, rules, seat, confidence, frame=False)
-    vs, no_pass = versus(rules, h.cards, seat, advice["bids"], objective=objective, total=advice["total"])
-    return BidAnswer("instant", format_cards(h.cards), seat, rules, confidence, with_gain(records(advice["bids"]), vs),
+        raise MissingModel(_missing_model(rules, play))
+    advice = model.advise(h.cards, rules, seat, confidence)
+    vs, no_pass = versus(rules, h.cards, seat, advice.ladder.columns(), objective=objective, total=advice.total)
+    return BidAnswer("instant", format_cards(h.cards), seat, rules, confidence, with_gain(advice.ladder.records(), vs),
                      vs, no_pass, advice=advice)
 
 
 def _missing_model(rules: Rules, play: str) -> str:
     if play == "single-dummy":
+        from binokel_sim.play.dd import BUDGET_MIN_CARDS
+
+        if rules.layout.deck_size >= BUDGET_MIN_CARDS:  # the decks where the single-dummy study does not play
+            return (f"--play single-dummy: rules {rules.name!r} deal {rules.layout.deck_size} cards, and the"
+                    " single-dummy model is fitted on 40-card presets only (a single-dummy decision at 15 tricks"
+                    " takes hours); leave out --play for the open-card answer")
         return (f"--play single-dummy: no single-dummy model fitted for rules {rules.name!r} (binokel fit instant"
-                " --play single-dummy --write)")
+                f" --play single-dummy --write --rules {rules.name} --corpus DIR, on a corpus built with"
+                f" `binokel study play-gap --rules {rules.name} --deals 2000 --worlds 20 --corpus DIR`)")
     return f"no instant bid model fitted for rules {rules.name!r}: give --samples N (or run binokel fit instant)"
 
 
@@ -157,7 +155,7 @@ def checked_bid(hand, rules: Rules | str = "standard", seat: int = 0, samples: i
         inst = instant_evaluation(h.cards, rules, seat, confidence)
         verdict = compare_tiers(ev, inst)
         side = {"ceiling_bid": inst.ceiling_bid, "safe_bid": inst.safe_bid, "n": inst.n,
-                "basis": inst.advice["basis"], "agree": verdict.agree,
+                "basis": inst.advice.basis, "agree": verdict.agree,
                 "differ_at": list(verdict.differ_at), "line": verdict.line()}
     return BidAnswer("checked", ev.hand, seat, rules, confidence, with_gain(ev.bids.to_dict(orient="records"), vs),
                      vs, None, evaluation=ev, instant_side=side)

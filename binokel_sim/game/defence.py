@@ -117,7 +117,7 @@ def opponent_ceilings(rules: Rules, row: np.ndarray, model, skip=()) -> list[int
     hands = [counts_of(row[s], check=False) for s in seat_slices(rules)[:rules.n_seats]]
     return [0 if s in skip else
             ceiling(h, rules) if model is None else
-            int(model.advise(cards_of(h), rules, s, 0.8, frame=False)["ceiling_bid"] or 0)
+            int(model.advise(cards_of(h), rules, s, 0.8).ceiling_bid or 0)
             for s, h in enumerate(hands)]
 
 

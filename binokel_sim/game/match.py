@@ -29,7 +29,7 @@ Policies (:data:`POLICIES`) set a hand's highest bid before the auction, from wh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -44,6 +44,10 @@ from binokel_sim.game.simulate import play_budget, play_deal
 from binokel_sim.rules import Rules
 from binokel_sim.runner import Chunk, Job, join_rows
 from binokel_sim.scoring import SURRENDER
+
+if TYPE_CHECKING:
+    from binokel_sim.evaluation.instant import InstantModel
+    from binokel_sim.evaluation.pass_value import DefenceModel
 
 POLICIES = ("ceiling", "safe", "vs-pass", "table")
 #: Deals per chunk: a deal plays in about a second at 40 cards.
@@ -100,8 +104,8 @@ class Models(NamedTuple):
     """The fitted models the policies read: the instant tier (None where no policy needs it) and the pass value
     (None where none is fitted). Loaded once per chunk: the instant model's file is megabytes."""
 
-    instant: object
-    defence: object
+    instant: "InstantModel | None"
+    defence: "DefenceModel | None"
 
     @staticmethod
     def of(rules: Rules, policies) -> "Models":
@@ -121,15 +125,15 @@ def hand_limits(counts: np.ndarray, rules: Rules, seat: int, policies, models: M
     out: dict[str, int] = {}
     a = None
     if m.instant is not None:
-        a = m.instant.advise(cards_of(counts), rules, seat, CONFIDENCE, frame=False)  # type: ignore[attr-defined]
-    pv = m.defence.value(counts, rules, seat) if m.defence is not None else None  # type: ignore[attr-defined]
+        a = m.instant.advise(cards_of(counts), rules, seat, CONFIDENCE)
+    pv = m.defence.value(counts, rules, seat) if m.defence is not None else None
     for p in policies:
         if p == "table":
             out[p] = table_limit(counts, rules)
         elif p == "vs-pass":
-            out[p] = versus_pass(a["bids"], pv).bid_up_to or 0  # type: ignore[index, arg-type]
+            out[p] = versus_pass(a.ladder.columns(), pv).bid_up_to or 0  # type: ignore[union-attr, arg-type]
         else:
-            out[p] = (a[f"{p}_bid"] if p == "safe" else a["ceiling_bid"]) or 0  # type: ignore[index]
+            out[p] = (a.safe_bid if p == "safe" else a.ceiling_bid) or 0  # type: ignore[union-attr]
     return HandLimits(out, pv.mean if pv is not None else float("nan"))
 
 

@@ -109,7 +109,7 @@ def tapp_answer(rules: str, hand: str, seat: int = 0, tapp: str | None = None) -
     if not 0 <= seat < r.n_seats:
         raise InputError(f"seat: expected 0..{r.n_seats - 1} for preset {r.name!r}, got {seat}")
     model = load_instant(r)
-    value = (model.advise(h.cards, r, seat, frame=False)["tapp_value"] if model is not None else
+    value = (model.advise(h.cards, r, seat).tapp_value.to_json() if model is not None else
              {"missing": f"no instant bid model fitted for rules {r.name!r}"})
     out: dict[str, Any] = {"rules": r.name, "hand": " ".join(h.to_list()), "seat": seat, "value": value,
                            "odds": hand_tapp_odds(h.cards, r).to_dict(), "exchange": None}
