@@ -78,7 +78,7 @@ def test_parse_query_round_trips_every_name():
         # The least each query needs: the record with its defaults.
         least = {"at_least": {"target": 1}, "thresholds": {"targets": [1]}}.get(name, {})
         assert parse_query(name, **least) == QUERY_TYPES[name](**least)
-    # The fields the error messages list, as check_query's table had them.
+    # The fields the error messages list, as the former check_query's table had them.
     assert FIELDS == {"exact": ("target",), "at_least": ("target",), "thresholds": ("targets", "budget_nodes"),
                       "grid": ("step", "lo", "hi"), "bounds": ("budget_nodes", "budget_seconds"),
                       "within": ("step", "budget_nodes", "lo")}
@@ -115,7 +115,7 @@ def test_parse_query_round_trips_every_name():
     (lambda: parse_query(["grid"]),
      "query: unknown query ['grid'] (choose exact, at_least, thresholds, grid, bounds, within)"),
 ])
-def test_bad_fields_raise_check_querys_messages(make, message):
+def test_bad_fields_raise_the_former_messages(make, message):
     with pytest.raises(InputError) as exc:
         make()
     assert str(exc.value) == message

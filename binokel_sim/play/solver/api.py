@@ -283,6 +283,8 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
     ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
     position is played without trumps and the points are the soloist's side's points then.
+    The query's name and fields become its record (:func:`.query_types.parse_query`), which runs
+    it and names its JSON fields (:meth:`.query_types.Query.answer`).
     """
     s = solver or Solver()
     if durch or bettel:
