@@ -54,6 +54,8 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Position": ("binokel_sim.play.solver", "Position"),
     "Solver": ("binokel_sim.play.solver", "Solver"),
     "solve": ("binokel_sim.play.solver", "solve"),
+    # The solver's queries as typed records: Solver().query(pos, Grid(step=10)).
+    **{q: ("binokel_sim.play.solver", q) for q in ("Exact", "AtLeast", "Thresholds", "Grid", "Bounds", "Within")},
     "build_position": ("binokel_sim.play.setup", "build_position"),
     "table_view": ("binokel_sim.play.advice", "table_view"),
     "advise_card": ("binokel_sim.play.advice", "advise"),

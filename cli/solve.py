@@ -21,7 +21,8 @@ from binokel_sim.output import write_table
 from binokel_sim.play.setup import build_position
 from binokel_sim.play.solver import Solver, solve as solve_position
 from binokel_sim.rules import Rules
-from binokel_sim.play.solver.queries import QUERIES, check_query, parse_budget
+from binokel_sim.play.solver.queries import parse_budget
+from binokel_sim.play.solver.query_types import QUERIES, parse_query
 
 from .common import echo_json, json_option, out_option, quiet_option, rules_option
 from .numbers import MAX_POINTS, Whole
@@ -61,7 +62,7 @@ def _strs(x: Any) -> bool:
     return isinstance(x, str) or (isinstance(x, list) and all(isinstance(c, str) for c in x))
 
 
-#: What each position key of a batch line may hold (JSON types; the query's keys: check_query), checked before use.
+#: What each position key of a batch line may hold (JSON types; the query's keys: parse_query), checked before use.
 _BATCH_TYPES: dict[str, Callable[[Any], bool]] = {
     "hands": lambda v: isinstance(v, str) or (isinstance(v, list) and all(map(_strs, v))),
     "trump": lambda v: isinstance(v, str) or _ints(v),
@@ -218,7 +219,8 @@ def solve_cmd(hands, trump, leader, solo, teams, trick, target, need_trick, card
         query = ("thresholds" if targets is not None else "grid" if step is not None or lo is not None or hi is not None
                  else "bounds" if budget else "exact")
     try:
-        check_query(query, target, step, lo, hi, budget_nodes, budget_seconds, targets)
+        parse_query(query, target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes,
+                    budget_seconds=budget_seconds, targets=targets)
     except InputError as exc:  # name the option the user typed, not the library's field
         field, _, rest = str(exc).partition(": ")
         raise InputError(f"{_OPTIONS.get(field, field)}: {rest}") from None

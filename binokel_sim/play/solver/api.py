@@ -17,15 +17,17 @@ True
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from binokel_sim.cards import format_card
+from binokel_sim.errors import InputError
 from binokel_sim.play.legal import legal_in_trick, mask_cards
 from binokel_sim.play.solver.driver import fresh_stats, load_hands, make_cfg, move_values, reaches, root_bound, test, value
-from binokel_sim.play.solver.queries import (Deadline, Result, Run, check_query, run_bounds, run_grid, run_targets,
-                                            run_within)
+from binokel_sim.play.solver.queries import Deadline, Result, Run
+from binokel_sim.play.solver.query_types import (AtLeast, Bounds, Exact, Grid, Query, Thresholds, Within,
+                                                parse_query)
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
 from binokel_sim.play.solver.quasi import new_quasi_table
 from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
@@ -137,108 +139,94 @@ class Solver:
             return self._done(bool(reaches(*args, np.int64(1))))
         return self._done(bool(reaches(*self._points_args(pos), np.int64(target))))
 
+    def upper_bound(self, pos: Position) -> int:
+        """The search's quick upper bound on the side's points (no search): where a query's interval starts."""
+        return self._run(self._points_args(pos)).hi
+
     def _run(self, args, limit: int = 0, until: float | None = None) -> Run:
         h1, h2, cfg, b, tt, qt, mv, stats, p, n, top, win, wseat, tpts, won, tleft = args
         return Run(lambda t: test(*args, np.int64(t)), cfg, stats, 0, int(root_bound(h1, h2, cfg, b, tpts, won, tleft)),
                    limit, until)
 
-    def _result(self, run: Run, clock: Deadline, reached: bool | None = None) -> Result:
+    def run_tests(self, pos: Position, drive: Callable[[Run], bool | None], budget_nodes: int | None = None,
+                  budget_seconds: float | None = None) -> Result:
+        """Run ``drive`` -- a query's zero-window tests "value >= t?" (:meth:`.queries.Run.ask`) -- on ``pos``
+        within the node and/or time budget (counted over the whole query); the :class:`Result` holds the
+        interval proven (from ``[0, upper_bound]`` on) and, as ``reached``, what ``drive`` returned.
+
+        >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+        >>> r = Solver().run_tests(pos, lambda run: run.ask(30))
+        >>> r.lo >= 30, r.reached
+        (True, True)
+        """
+        limit = budget_nodes or 0
+        until = None if budget_seconds is None else time.perf_counter() + budget_seconds
+        run = self._run(self._points_args(pos, limit=limit), limit, until)
+        with Deadline(self._stats, S_ABORT, budget_seconds) as clock:
+            reached = drive(run)
         self.nodes = int(self._stats[S_NODES])
         return Result(run.lo, run.hi, self.nodes, clock.seconds, reached)
 
+    def query(self, pos: Position, query: Query | str, **fields) -> Result:
+        """Ask ``query`` on ``pos``: a query record (:mod:`.query_types`: :class:`Exact`, :class:`AtLeast`,
+        :class:`Thresholds`, :class:`Grid`, :class:`Bounds`, :class:`Within`), or its name with its fields
+        (:func:`.query_types.parse_query`: ``query(pos, "grid", step=10)`` is ``query(pos, Grid(step=10))``).
+
+        >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
+        >>> s = Solver()
+        >>> [(r.lo, r.hi) for r in (s.query(pos, Grid(step=10)), s.query(pos, "grid", step=10))]
+        [(34, 34), (34, 34)]
+        >>> s.query(pos, Thresholds([30, 40])).lo >= 30
+        True
+        """
+        if isinstance(query, str):
+            query = parse_query(query, **fields)
+        elif fields:
+            raise InputError(f"{next(iter(fields))}: give the fields in the query record, not beside it")
+        return query.run(self, pos)
+
     def exact(self, pos: Position) -> Result:
-        """The exact value as a :class:`Result` (``lo == hi``)."""
-        with Deadline(self._stats, S_ABORT, None) as clock:
-            v = self.max_points(pos)
-        return Result(v, v, self.nodes, clock.seconds)
+        """The exact value as a :class:`Result` (``lo == hi``): :class:`Exact`."""
+        return Exact().run(self, pos)
 
     def at_least(self, pos: Position, target: int, need_trick: bool = False) -> Result:
-        """One threshold test (:meth:`reaches`), with the interval its fail-soft result proves."""
-        check_query("at_least", target=target)
-        if need_trick and target < 1:
-            with Deadline(self._stats, S_ABORT, None) as clock:
-                ok = self.reaches(pos, target, need_trick=True)
-            # Points come only from tricks: a side that cannot win one scores exactly 0.
-            hi = int(root_bound(*self._points_args(pos)[:4], np.int64(pos.trick_state()[3]),
-                                np.int64(sum(1 << s for s in pos.won)), np.int64(pos.tricks_left)))
-            return Result(0, hi if ok else 0, self.nodes, clock.seconds, ok)
-        run = self._run(self._points_args(pos))
-        with Deadline(self._stats, S_ABORT, None) as clock:
-            run.ask(target)
-        return self._result(run, clock, run.lo >= target)
+        """One threshold test (:meth:`reaches`), with the interval its fail-soft result proves: :class:`AtLeast`."""
+        return AtLeast(target, need_trick).run(self, pos)
 
     def grid(self, pos: Position, step: int = 10, lo: int | None = None, hi: int | None = None) -> Result:
         """The interval of the grid ``lo + k*step`` holding the value (narrower where the tests
-        proved more); grid points above ``hi`` are not tested. Default ``lo`` 0, ``hi`` all points."""
-        check_query("grid", step=step, lo=lo, hi=hi)
-        run = self._run(self._points_args(pos))
-        with Deadline(self._stats, S_ABORT, None) as clock:
-            run_grid(run, step, 0 if lo is None else lo, run.hi if hi is None else hi)
-        return self._result(run, clock)
+        proved more); grid points above ``hi`` are not tested. Default ``lo`` 0, ``hi`` all points: :class:`Grid`."""
+        return Grid(step, lo, hi).run(self, pos)
 
     def thresholds(self, pos: Position, targets, budget_nodes: int | None = None) -> Result:
         """Decide "value >= t" for every ``t`` in ``targets`` (:func:`.queries.run_targets`): the
-        returned interval decides each (``t <= lo`` or ``t > hi``) unless ``budget_nodes`` ran out first.
+        returned interval decides each (``t <= lo`` or ``t > hi``) unless ``budget_nodes`` ran out first:
+        :class:`Thresholds`.
 
         >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
         >>> r = Solver().thresholds(pos, [10, 30, 40])
         >>> r.lo >= 30, r.hi < 40
         (True, True)
         """
-        check_query("thresholds", targets=targets, budget_nodes=budget_nodes)
-        limit = budget_nodes or 0
-        run = self._run(self._points_args(pos, limit=limit), limit)
-        with Deadline(self._stats, S_ABORT, None) as clock:
-            run_targets(run, targets)
-        return self._result(run, clock)
+        return Thresholds(targets, budget_nodes).run(self, pos)
 
     def bounds(self, pos: Position, budget_nodes: int | None = None, budget_seconds: float | None = None) -> Result:
         """Anytime interval: the tightest proven within the node and/or time budget; exact when
-        the budget suffices (and without one). Nodes are counted over the whole query."""
-        check_query("bounds", budget_nodes=budget_nodes, budget_seconds=budget_seconds)
-        limit = budget_nodes or 0
-        until = None if budget_seconds is None else time.perf_counter() + budget_seconds
-        run = self._run(self._points_args(pos, limit=limit), limit, until)
-        # A test's first share: an eighth of the budget (seconds counted at ~3 M nodes/s); none without one.
-        shares = [x // 8 for x in (limit, int((budget_seconds or 0) * 3e6)) if x]
-        with Deadline(self._stats, S_ABORT, budget_seconds) as clock:
-            run_bounds(run, max(min(shares), 1000) if shares else 0)
-        return self._result(run, clock)
+        the budget suffices (and without one). Nodes are counted over the whole query: :class:`Bounds`."""
+        return Bounds(budget_nodes, budget_seconds).run(self, pos)
 
     def within(self, pos: Position, step: int = 10, budget_nodes: int | None = None, lo: int = 0) -> Result:
         """Every grid point ``lo + k*step`` decided (so ``hi - lo < step``; never cut short), then exact as
         far as ``budget_nodes`` (counted over the whole query, the first phase included) allows
         (:func:`.queries.run_within`). ``lo``: the grid's offset, e.g. the card points where the total
-        crosses a multiple of 10.
+        crosses a multiple of 10: :class:`Within`.
 
         >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
         >>> r = Solver().within(pos, step=10, budget_nodes=1, lo=5)
         >>> (r.lo >= 25 and r.hi < 35), Solver().within(pos).exact
         (True, True)
         """
-        check_query("within", step=step, budget_nodes=budget_nodes, lo=lo)
-        limit = budget_nodes or 0
-        run = self._run(self._points_args(pos, limit=limit), limit)
-        with Deadline(self._stats, S_ABORT, None) as clock:
-            run_within(run, step, lo)
-        return self._result(run, clock)
-
-    def query(self, pos: Position, query: str, **fields) -> Result:
-        """Dispatch by name: ``"exact"``, ``"at_least"`` (``target``, ``need_trick``),
-        ``"thresholds"`` (``targets``, ``budget_nodes``), ``"grid"`` (``step``, ``lo``, ``hi``),
-        ``"bounds"`` (``budget_nodes``, ``budget_seconds``), ``"within"`` (``step``, ``budget_nodes``, ``lo``)."""
-        check_query(query, **{k: v for k, v in fields.items() if k != "need_trick"})
-        if query == "exact":
-            return self.exact(pos)
-        if query == "at_least":
-            return self.at_least(pos, fields["target"], bool(fields.get("need_trick")))
-        if query == "thresholds":
-            return self.thresholds(pos, fields["targets"], fields.get("budget_nodes"))
-        if query == "grid":
-            return self.grid(pos, fields.get("step") or 10, fields.get("lo"), fields.get("hi"))
-        if query == "within":
-            return self.within(pos, fields.get("step") or 10, fields.get("budget_nodes"), fields.get("lo") or 0)
-        return self.bounds(pos, fields.get("budget_nodes"), fields.get("budget_seconds"))
+        return Within(step, budget_nodes, lo).run(self, pos)
 
     def card_values(self, pos: Position) -> dict[int, int]:
         """Exact value for the side after each legal card of the player to move (card type -> points)."""
@@ -295,28 +283,19 @@ def solve(pos: Position, *, target: int | None = None, cards: bool = False, durc
     (``budget_nodes``, ``budget_seconds``). ``card_values`` (card text -> points) with
     ``cards``, ``durch`` / ``bettel`` with those flags. With ``durch`` or ``bettel`` the
     position is played without trumps and the points are the soloist's side's points then.
+    The query's name and fields become its record (:func:`.query_types.parse_query`), which runs
+    it and names its JSON fields (:meth:`.query_types.Query.answer`).
     """
     s = solver or Solver()
     if durch or bettel:
         pos = without_trump(pos)
-    query = query or "exact"
-    fields = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                  targets=targets)
-    check_query(query, **fields)
+    q = parse_query(query or "exact", target=target, need_trick=need_trick, step=step, lo=lo, hi=hi,
+                    budget_nodes=budget_nodes, budget_seconds=budget_seconds, targets=targets)
     t0 = time.perf_counter()
-    out: dict[str, Any] = {}
-    r = s.query(pos, query, need_trick=need_trick, **fields)
+    r = s.query(pos, q)
     nodes = r.nodes
-    if r.exact:
-        out["solo_points"] = r.lo
-    out.update(lo=r.lo, hi=r.hi, exact=r.exact)
-    if query == "at_least":
-        out["reaches_target"] = r.reached
-    elif query == "thresholds":
-        out["reaches"] = {str(t): (True if t <= r.lo else False if t > r.hi else None) for t in targets or ()}
-    elif target is not None:
-        out["reaches_target"] = s.reaches(pos, int(target), need_trick)
-        nodes += s.nodes
+    out: dict[str, Any] = {"solo_points": r.lo} if r.exact else {}
+    out.update(lo=r.lo, hi=r.hi, exact=r.exact, **q.answer(r))
     if cards:
         out["card_values"] = {format_card(c): v for c, v in s.card_values(pos).items()}
         nodes += s.nodes

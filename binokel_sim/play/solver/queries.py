@@ -24,6 +24,9 @@ its target, so every answer is at least as narrow as the question asked.
   with the grid where the total crosses them a 10-point interval decides every bid), then exact
   tests from above while the node budget (counted over the whole query) lasts. See :func:`run_within`.
 
+This module holds the test sequences (the ``run_*`` drivers); each query's typed record -- its
+fields, their checks, which driver it runs, its JSON fields -- is in :mod:`.query_types`.
+
 >>> from binokel_sim.play.solver import Position, Solver
 >>> pos = Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)
 >>> s = Solver()
@@ -52,8 +55,8 @@ BOUNDS_STEPS = (30, 10, 1)
 class Result:
     """Proven interval ``lo <= value <= hi`` of a query, its node count and seconds.
 
-    ``reached``: for ``at_least``, whether the target (and trick) is reached; ``None`` if
-    the query was cut off first (and for the other queries).
+    ``reached``: for ``at_least`` (and ``exact`` with a target), whether the target (and
+    trick) is reached; ``None`` if the query was cut off first (and for the other queries).
     """
 
     lo: int
@@ -77,65 +80,6 @@ class Result:
 #: The largest budget a solve takes: 10^15 nodes, or a week in seconds (about 2 * 10^12 nodes).
 MAX_BUDGET_NODES = 10**15
 MAX_BUDGET_SECONDS = 7 * 24 * 3600
-
-
-def _int(name: str, v) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise InputError(f"{name}: expected an integer, got {shown(v)}")
-    if abs(v) > MAX_BUDGET_NODES:  # the kernels take int64: refuse before numpy overflows
-        raise InputError(f"{name}: out of range (at most 10^15 in size), got {shown(v)}")
-    return v
-
-
-def check_query(query: str, target=None, step=None, lo=None, hi=None, budget_nodes=None, budget_seconds=None,
-                targets=None) -> None:
-    """Validate a query's fields once; raises :class:`InputError` naming the field.
-
-    >>> check_query("grid", step=0)
-    Traceback (most recent call last):
-    ...
-    binokel_sim.errors.InputError: step: must be positive, got 0
-    """
-    if query not in QUERIES:
-        raise InputError(f"query: unknown query {query!r} (choose {', '.join(QUERIES)})")
-    given = dict(target=target, step=step, lo=lo, hi=hi, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                 targets=targets)
-    for name, v in given.items():
-        if v is not None and name not in FIELDS[query]:
-            raise InputError(f"{name}: not a field of the {query} query (it takes {', '.join(FIELDS[query])})")
-    if query == "at_least" and target is None:
-        raise InputError("target: the at_least query needs a target")
-    if target is not None:
-        _int("target", target)
-    if query == "thresholds":
-        if targets is None or isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
-            raise InputError(f"targets: the thresholds query needs a list of integers, got {targets!r}")
-        if not list(targets):
-            raise InputError("targets: the thresholds query needs at least one target")
-        for t in targets:
-            _int("targets", t)
-    if step is not None and _int("step", step) <= 0:
-        raise InputError(f"step: must be positive, got {step}")
-    if lo is not None and hi is not None and _int("lo", lo) > _int("hi", hi):
-        raise InputError(f"lo: {lo} is above hi {hi}")
-    for name, v in (("lo", lo), ("hi", hi)):
-        if v is not None:
-            _int(name, v)
-    if budget_nodes is not None and _int("budget_nodes", budget_nodes) <= 0:
-        raise InputError(f"budget_nodes: must be positive, got {budget_nodes}")
-    if budget_seconds is not None:
-        if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
-            raise InputError(f"budget_seconds: expected a number, got {budget_seconds!r}")
-        if not 0 < budget_seconds <= MAX_BUDGET_SECONDS:
-            raise InputError(f"budget_seconds: must be above 0 and at most {MAX_BUDGET_SECONDS} (a week), "
-                             f"got {budget_seconds}")
-
-
-QUERIES = ("exact", "at_least", "thresholds", "grid", "bounds", "within")
-#: The fields each query takes (``target`` with ``exact``: a second, threshold query).
-FIELDS = {"exact": ("target",), "at_least": ("target",), "thresholds": ("targets", "budget_nodes"),
-          "grid": ("step", "lo", "hi"), "bounds": ("budget_nodes", "budget_seconds"),
-          "within": ("step", "budget_nodes", "lo")}
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
