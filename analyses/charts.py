@@ -301,7 +301,7 @@ def game_trajectories(games: pd.DataFrame, deals: pd.DataFrame, rules) -> "plt.F
     ax.axhline(rules.game.target, color="black", linestyle=":", linewidth=1, label="target")
     ax.set_xlabel("deal (numbered from 0, as in the deals table)")
     ax.set_ylabel("running total")
-    ax.set_title(f"Scores through game {first[0][0] if first else 0} ({rules.name})")
+    ax.set_title(f"Scores through game {first[0][0] if first else 0}, {rules.display_name}")
     ax.legend(fontsize="small")
     finished = games[games["winner"] >= 0]
     m = len(finished)

@@ -74,12 +74,12 @@ def _fold(word: str) -> str:
 
 _SUIT_WORDS = {
     SUIT_E: ("eichel", "eicheln", "acorn", "acorns", "clubs", "kreuz"),
-    SUIT_G: ("gruen", "grun", "green", "schippe", "schippen", "laub", "leaf", "leaves", "spades", "pik"),
+    SUIT_G: ("gruen", "grun", "green", "schippe", "schippen", "laub", "gras", "leaf", "leaves", "spades", "pik"),
     SUIT_H: ("herz", "hearts", "heart", "rot"),
     SUIT_S: ("schellen", "schelle", "bollen", "bells", "bell", "diamonds", "karo"),
 }
 _RANK_WORDS = {
-    RANK_A: ("ass", "as", "sau", "ace", "a"),
+    RANK_A: ("ass", "as", "sau", "daus", "ace", "a"),
     RANK_10: ("zehn", "zehner", "ten", "10"),
     RANK_K: ("koenig", "konig", "king", "k"),
     RANK_O: ("ober", "over", "o"),

@@ -286,14 +286,22 @@ def _check_names(target: Path, option: str) -> None:
         raise InputError(f"{option}: the path {shown(text)} is too long")
 
 
-def _check_place(target: Path, option: str) -> None:
-    """The first existing ancestor of ``target`` must be a writable folder (so the rest can be created)."""
+def _check_place(target: Path, option: str, folder: bool = False) -> None:
+    """The first existing ancestor of ``target`` must be a writable folder (so the rest can be created);
+    ``folder``: ``target`` is a folder to be made (its own name is not yet there)."""
     _check_names(target, option)
-    parent = _existing_ancestor(target)
+    parent = target if folder and target.is_dir() else _existing_ancestor(target)
     if not parent.is_dir():
         raise InputError(f"{option}: cannot write {_p(target)}: {_p(parent)} is a file, not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError(f"{option}: cannot write {_p(target)}: folder {_p(parent)} is not writable")
+    # Permission bits do not tell everything (root, /proc, a read-only mount): a file is made there and removed.
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".binokel-probe-")
+    except OSError as e:
+        raise InputError(f"{option}: cannot write {_p(target)}: {os_reason(e)}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def check_output(path: str | os.PathLike | None, option: str = "--out", kind: str = "table") -> None:
@@ -318,15 +326,15 @@ def check_output(path: str | os.PathLike | None, option: str = "--out", kind: st
     _check_names(target, option)
     if kind == "folder":
         if target.exists() and not target.is_dir():
-            raise InputError(f"{option}: {_p(path)} is a file, not a folder")
-        _check_place(target / "x", option)
+            raise InputError(f"{option}: cannot write {_p(path)}: it is a file, not a folder")
+        _check_place(target, option, folder=True)
         return
     suffixes = {"table": TABLE_SUFFIXES, "json": (".json",), "figure": FIGURE_SUFFIXES}[kind]
     if target.suffix.lower() not in suffixes:
         what = {"table": "a table", "json": "JSON", "figure": "a chart"}[kind]
         raise InputError(f"{option}: cannot write {what} to {_p(path)}: use one of {', '.join(suffixes)}")
     if target.is_dir():
-        raise InputError(f"{option}: {_p(path)} is a folder; give a file name")
+        raise InputError(f"{option}: cannot write {_p(path)}: it is a folder; give a file name")
     _check_place(target, option)
 
 

@@ -264,6 +264,17 @@ class Rules:
     calling: Calling = field(default_factory=Calling)
     discard: Discard = field(default_factory=Discard)
     source: str = field(default="", compare=False)
+    #: What charts and pages call the rule set (a file's own ``title``, never an inherited file's; else its name).
+    title: str = field(default="", compare=False)
+
+    @property
+    def display_name(self) -> str:
+        """The rule set in a player's words: its ``title``, else its name.
+
+        >>> load_rules("wuerttemberg").display_name
+        'Württemberg club game (48 cards)'
+        """
+        return self.title or self.name
 
     @property
     def n_seats(self) -> int:
@@ -282,6 +293,7 @@ class Rules:
         """Plain dict (TOML shape) for provenance in reports and JSON output."""
         d = dataclasses.asdict(self)
         d.pop("source")
+        d.pop("title")  # a label, not a rule: corpus manifests and hashes stay as they were
         d["layout"]["teams"] = [list(t) for t in self.layout.teams]
         return d
 
@@ -289,7 +301,7 @@ class Rules:
 _SECTIONS = {"layout": Layout, "bidding": Bidding, "surrender": Surrender, "melds": Melds, "play": Play,
              "scoring": Scoring, "durch": Durch, "bettel": Bettel, "game": Game}
 _OPTIONAL = {"talon": Talon, "calling": Calling, "discard": Discard}  # sections a file may leave out
-_TOP_KEYS = {"name", "description", "inherits", *_OPTIONAL, *_SECTIONS}
+_TOP_KEYS = {"name", "description", "title", "inherits", *_OPTIONAL, *_SECTIONS}
 _CHOICES = {("play", "first_lead"): ("forehand", "soloist"), ("layout", "kind"): ("bid", "talon"),
             ("calling", "cards"): ("absent", "not_both"), ("game", "decided_by"): ("soloist", "highest")}
 
@@ -395,6 +407,10 @@ def rules_from_data(data: dict[str, Any], origin: str, own: frozenset[str]) -> R
         raise InputError(f"name: expected a string in quotes, got {shown(data['name'])}" if "name" in data else "missing key name")
     sections = {name: _build_section(name, cls, data.get(name, {} if name in _OPTIONAL else None), _Source(own))
                 for name, cls in {**_SECTIONS, **_OPTIONAL}.items()}  # a file may leave the optional ones out
-    rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, **sections)
+    title = data.get("title", "") if "title" in own else ""  # an inherited title names another rule set
+    if not isinstance(title, str) or len(title) > 80:
+        raise InputError(f"title: expected a string in quotes of at most 80 characters, got {shown(title)}")
+    rules = Rules(name=data["name"], description=str(data.get("description", "")), source=origin, title=title,
+                  **sections)
     check_rules(rules)
     return rules

@@ -12,10 +12,15 @@ from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.game.bid_answer import checked_bid, instant_bid, with_gain
 from binokel_sim.output import write_table
 
-from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import echo_json, json_option, out_option, quiet_option, rules_option, seed_option, wrapped
 from .scale_options import scale_options
 from .study_options import solve_budget_option
 from .numbers import Real, Whole
+
+
+#: Where a player finds the words of the report explained.
+GLOSSARY_LINE = ("words: P(make), ceiling, safe bid, vs pass and the three Tapp figures are explained in the"
+                 " manual's glossary (docs/glossary.md)")
 
 
 def _fmt(mean_se: tuple[float, float], digits: int = 1) -> str:
@@ -45,21 +50,21 @@ def columns_line(rules, objective: str = "own") -> str:
 
 
 def shown_rows(bids: list[dict], keep: tuple, rows: int = 40, around: int = 3) -> list[dict | int]:
-    """The rows of the table to print: all when they fit in ``rows``; else the first and last row and
-    ``around`` rows either side of each bid in ``keep`` (the ceiling and the safe bid), an int (how
-    many rows) standing for each gap.
+    """The rows of the table to print: all when they fit in ``rows``; else the first and last row and every
+    row from ``around`` rows below the lowest bid in ``keep`` (the safe bid, the ceiling, "bid up to") to
+    ``around`` rows above the highest, so no row between the deciding bids is hidden; an int (how many rows)
+    stands for each gap.
 
     >>> b = [{"bid": 150 + 10 * i} for i in range(60)]
-    >>> [r if isinstance(r, int) else r["bid"] for r in shown_rows(b, (400,), rows=10, around=1)]
-    [150, 23, 390, 400, 410, 32, 740]
+    >>> [r if isinstance(r, int) else r["bid"] for r in shown_rows(b, (400, 430), rows=10, around=1)]
+    [150, 23, 390, 400, 410, 420, 430, 440, 29, 740]
     """
     if len(bids) <= rows:
         return list(bids)
+    at = [i for i, r in enumerate(bids) if r["bid"] in {k for k in keep if k is not None}]
     want = {0, len(bids) - 1}
-    for k in keep:
-        at = [i for i, r in enumerate(bids) if r["bid"] == k]
-        if at:
-            want |= set(range(max(0, at[0] - around), min(len(bids), at[0] + around + 1)))
+    if at:
+        want |= set(range(max(0, min(at) - around), min(len(bids), max(at) + around + 1)))
     out: list[dict | int] = []
     last = -1
     for i in sorted(want):
@@ -96,6 +101,7 @@ def render(ev, rows: int = 40, vs=None, no_pass: str | None = None) -> str:
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
         "contracts:   " + ", ".join(f"{r.contract} {r.share:.1%}" for r in ev.contracts.itertuples() if r.share > 0),
         "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
+        GLOSSARY_LINE,
     ]
     return "\n".join(lines)
 
@@ -126,24 +132,26 @@ def _decision_lines(ceiling: int | None, safe: int | None, note: str | None, con
 
 
 def _table_lines(bids: list[dict], rows: int, keep: tuple = ()) -> list[str]:
+    """The bid table, at most :data:`~binokel_sim.cli.common.WIDTH` columns wide with every column there is
+    (the margin objective's E[margin], vs pass, the ladder at a budgeted corpus's proven bounds)."""
     bounds = bool(bids) and "p_make_lower" in bids[0]
     gain = bool(bids) and "gain_vs_pass" in bids[0]
     margin = gain and "expected_margin" in bids[0]   # the margin objective: what "vs pass" compares
-    lines = [f"{'bid':>5} {'P(make) [95% interval]':>24} {'E[score]':>17} {'P(go out)':>10}"
-             + (f" {'E[margin]':>10}" if margin else "") + (f" {'vs pass':>8}" if gain else "")
-             + ("   P(make) at the bounds   E[score] at the bounds" if bounds else "")]
+    lines = [f"{'bid':>5} {'P(make) [95% int.]':>19} {'E[score] ± se':>15} {'go out':>6}"
+             + (f" {'E[margin]':>9}" if margin else "") + (f" {'vs pass':>8}" if gain else "")
+             + (f"  {'P(make) at bounds':<17}{'E[score] at bounds'}" if bounds else "")]
     for r in shown_rows(bids, keep, rows):
         if isinstance(r, int):
             lines.append(f"  ... {r} rows (--json or --out for all)")
             continue
         se = r["expected_score_se"]
         err = f"± {se:5.1f}" if np.isfinite(se) else "(n < 2)"
-        lines.append(f"{r['bid']:>5} {r['p_make']:>8.3f} [{r['p_make_lo']:.3f}, {r['p_make_hi']:.3f}]"
-                     f" {r['expected_score']:>9.1f} {err:>7} {r['p_surrender']:>10.3f}"
-                     + (f" {r['expected_margin']:>10.1f}" if margin else "")
+        lines.append(f"{r['bid']:>5} {r['p_make']:.3f} [{r['p_make_lo']:.3f},{r['p_make_hi']:.3f}]"
+                     f" {r['expected_score']:>7.1f} {err:>7} {r['p_surrender']:>6.3f}"
+                     + (f" {r['expected_margin']:>9.1f}" if margin else "")
                      + (f" {r['gain_vs_pass']:>+8.1f}" if gain else "")
-                     + (f"   {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}      "
-                        f" {r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
+                     + (f"  {r['p_make_lower']:.3f} .. {r['p_make_upper']:.3f}   "
+                        f"{r['expected_score_lower']:7.1f} .. {r['expected_score_upper']:.1f}" if bounds else ""))
     return lines
 
 
@@ -168,7 +176,7 @@ def render_instant(a, hand: str, seat: int, rules, confidence: float, rows: int 
     lines += [*versus_lines(vs, no_pass),
               *_decision_lines(a.ceiling_bid, a.safe_bid, a.order_note, confidence),
               *_bounds_lines(a.bounds),
-              tapp_line(a.tapp_value, real)]
+              tapp_line(a.tapp_value, real), GLOSSARY_LINE]
     return "\n".join(lines)
 
 
@@ -284,8 +292,8 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         if as_json:
             echo_json(ans.to_json())
         else:
-            click.echo(render_instant(ans.advice, ans.hand, seat, rules, confidence, vs=ans.versus,
-                                      no_pass=ans.no_pass, table=ans.rows))
+            click.echo(wrapped(render_instant(ans.advice, ans.hand, seat, rules, confidence, vs=ans.versus,
+                                              no_pass=ans.no_pass, table=ans.rows)))
         return
     from binokel_sim.evaluation.hand import EvalSettings
 
@@ -299,7 +307,7 @@ def bid_cmd(hand, seat, rules, samples, seed, confidence, se, policy, inner, top
         echo_json(ans.to_json())
         return
     side = ans.instant_side
-    click.echo(render(ans.evaluation, vs=ans.versus))
-    click.echo("instant tier: no model fitted for these rules" if side is None else
-               f"instant tier ({side['basis']}): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
-               f" {side['line']}")
+    click.echo(wrapped(render(ans.evaluation, vs=ans.versus)))
+    click.echo(wrapped("instant tier: no model fitted for these rules" if side is None else
+                       f"instant tier ({side['basis']}): ceiling {side['ceiling_bid']}, safe {side['safe_bid']};"
+                       f" {side['line']}"))

@@ -39,11 +39,36 @@ def seed_option(fn: Callable | None = None, default: int = 1) -> Callable:
     return deco(fn) if fn is not None else deco
 
 
+#: The widest line a command prints for a player (a report's prose wraps to it; tables are laid out within it).
+WIDTH = 100
+
+
+def wrapped(text: str, width: int = WIDTH) -> str:
+    """``text`` with every line longer than ``width`` wrapped at spaces (continuations indented by four),
+    table rows and short lines as they are.
+
+    >>> print(wrapped("going out decided by " + "the model's own estimate " * 3, width=40))
+    going out decided by the model's own
+        estimate the model's own estimate
+        the model's own estimate
+    """
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out += textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False,
+                                 break_on_hyphens=False)
+    return "\n".join(out)
+
+
 #: Columns whose values are code names (events, figures, terms): shown in player words too.
 _CODE_VALUED = ("event", "figure", "term")
 
 
-def echo_table(df, float_format: str = "{:.4g}", width: int = 200) -> None:
+def echo_table(df, float_format: str = "{:.4g}", width: int = WIDTH) -> None:
     """Print ``df`` for a player: headers and code-valued cells in player words
     (:func:`binokel_sim.glossary.words`; files written with ``--out`` keep the code names).
 
@@ -63,7 +88,7 @@ def echo_table(df, float_format: str = "{:.4g}", width: int = 200) -> None:
     shown.columns = [words(str(c)) for c in shown.columns]
     with pd.option_context("display.max_rows", None, "display.width", width, "display.max_colwidth", 60,
                            "display.float_format", float_format.format):
-        click.echo(shown.to_string(index=False, na_rep=""))
+        click.echo(shown.to_string(index=False, na_rep="", line_width=width))
 
 
 def json_option(fn: Callable) -> Callable:
@@ -82,9 +107,8 @@ def output_option(*names: str, kind: str = "table", help: str) -> Callable[[Call
         check_output(value, names[0], kind)
         return value
 
-    file_ok = kind != "folder"
-    return click.option(*names, type=click.Path(dir_okay=not file_ok, file_okay=file_ok), default=None,
-                        callback=check, help=help)
+    # click.Path adds no checks of its own: check_output's messages are the one style.
+    return click.option(*names, type=click.Path(), default=None, callback=check, help=help)
 
 
 def out_option(help: str = "Write the table to FILE.csv, .parquet or .json.") -> Callable[[Callable], Callable]:

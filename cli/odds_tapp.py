@@ -44,7 +44,7 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
     if dist_out:
         write_table(dist, dist_out)
     if charts:
-        write_figure(chart(dist, f"Tapp value, {rules.name}, n = {deals}, seed {seed}"),
+        write_figure(chart(dist, f"What the Tapp is worth, {rules.display_name}: {deals:,} deals (seed {seed})"),
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:

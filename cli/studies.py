@@ -144,7 +144,8 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
         write_table(table, out)
     if charts is not None:
         played = ", single-dummy play" if play == "single-dummy" else ""
-        write_figure(cal.chart(table, f"Calibration of the {tier} tier{played}\n{rules.name}, n = {n:,}"),
+        title = f"Does the {tier} tier's P(make) come true?{played}\n{rules.display_name}, n = {n:,}"
+        write_figure(cal.chart(table, title),
                      Path(charts) / f"calibration.{chart_format}")
     if as_json:
         echo_json({**a, "table": table.to_dict(orient="records")})

@@ -1,11 +1,13 @@
 """Card text: canonical and German/English names, round trips, errors."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from binokel_sim.cards import (CARD_POINTS, CARD_TEXT, Hand, N_TYPES, counts_of, format_cards,
-                               parse_card, parse_cards, parse_suit)
+from binokel_sim.cards import (CARD_POINTS, CARD_TEXT, RANKS, SUITS, Hand, N_TYPES, card_type, counts_of,
+                               format_cards, parse_card, parse_cards, parse_suit)
 from binokel_sim.errors import InputError
 
 
@@ -13,7 +15,8 @@ from binokel_sim.errors import InputError
     ("GO", "GO"), ("s10", "S10"), ("E7", "E7"), ("Grün Ober", "GO"), ("gruen ober", "GO"),
     ("Schippe-Ober", "GO"), ("leaves ober", "GO"), ("Schellen Unter", "SU"), ("bells unter", "SU"),
     ("Eichel Ass", "EA"), ("acorns ace", "EA"), ("ace of acorns", "EA"), ("Herz König", "HK"),
-    ("Bollen Zehn", "S10"), ("Laub Sieben", "G7"), ("hearts king", "HK"),
+    ("Bollen Zehn", "S10"), ("Laub Sieben", "G7"), ("hearts king", "HK"), ("Daus Eichel", "EA"),
+    ("Gras Ober", "GO"), ("Gras Daus", "GA"),
 ])
 def test_names_parse_to_canonical(text, expected):
     assert format_cards(parse_cards(text)) == expected
@@ -107,3 +110,36 @@ def test_copies_counted_past_a_byte():
     with pytest.raises(InputError, match="whole numbers 0..255"):
         Hand(np.full(24, 256))
     assert Hand(np.full(24, 2)).counts.sum() == 48
+
+
+def _doc_tables(path: Path) -> list[list[str]]:
+    """The rows of every Markdown table in section 1 of ``path`` (cells stripped)."""
+    text = path.read_text(encoding="utf-8")
+    sec = text[text.index("## 1. Cards and notation"):text.index("## 2.")]
+    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in sec.splitlines()
+            if line.startswith("|") and not line.startswith("|---")]
+
+
+def test_every_card_name_the_rules_page_lists_parses_to_its_card():
+    """Rules §1 lists the suit and rank names a player may type; each one, beside a name of the other kind,
+    reads as the card of its row (the German, English and 'names read' columns; French-suited ones aside)."""
+    rows = _doc_tables(Path(__file__).resolve().parents[1] / "docs" / "rules.md")
+    checked = 0
+    for row in rows:
+        letter = row[0].strip("`")
+        if letter and letter in SUITS:
+            names = [n for cell in (row[1:3] if len(row) > 3 else row[1:2]) for n in cell.split(",")]
+            want = card_type(SUITS.index(letter), RANKS.index("O"))
+            make = lambda n: f"{n} Ober"  # noqa: E731
+        elif letter and letter in RANKS:
+            names = [n for cell in (row[1:3] if len(row) > 3 else row[1:2]) for n in cell.split(",")]
+            want = card_type(SUITS.index("H"), RANKS.index(letter))
+            make = lambda n: f"Herz {n}"  # noqa: E731
+        else:
+            continue
+        for name in names:
+            name = name.split("(")[0].strip()  # "ober (over)": the name and its gloss
+            if name:
+                assert parse_cards(make(name)) == [want], (letter, name)
+                checked += 1
+    assert checked >= 70  # both tables of names: a renamed heading would leave them unread

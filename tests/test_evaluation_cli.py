@@ -73,7 +73,7 @@ def test_bid_instant_tier_at_48_cards_prints_the_proven_bounds(capsys):
     assert rep["tier"] == "instant" and rep["open_share"] > 0.9
     assert all(r["p_make_lower"] <= r["p_make"] <= r["p_make_upper"] for r in rep["bids"])
     code, text, _ = run_cli(capsys, "bid", hand, "--rules", "standard-48")
-    assert code == 0 and "P(make) at the bounds" in text and "of the corpus totals are open" in text
+    assert code == 0 and "P(make) at bounds" in text and "of the corpus totals are open" in text
     assert "at the proven bounds: ceiling" in text
 
 

@@ -296,8 +296,10 @@ def test_bid_prints_the_margin_it_weighs(capsys):
     code, text, _ = run_cli(capsys, "bid", HAND, "--objective", "margin")
     assert code == 0
     head = next(line for line in text.splitlines() if line.lstrip().startswith("bid "))
-    assert "E[margin]" in head and "vs pass" in head and "E[margin] = E[score] minus the other seats'" in text
-    assert "passing (own minus the others' mean):" in text and "scores (own minus the others' mean)" in text
+    flat = " ".join(text.split())  # prose wraps at 100 columns
+    assert "E[margin]" in head and "vs pass" in head and "E[margin] = E[score] minus the other seats'" in flat
+    assert "passing (own minus the others' mean):" in flat and "scores (own minus the others' mean)" in flat
+    assert max(len(line) for line in text.splitlines()) <= 100
     d = run_json(capsys, "bid", HAND, "--objective", "margin")
     r = d["bids"][0]
     assert r["gain_vs_pass"] == pytest.approx(r["expected_margin"] - d["versus_pass"]["passing"]["mean"])

@@ -6,11 +6,15 @@ import ast
 import importlib
 import importlib.util
 import pkgutil
+import warnings
 from pathlib import Path
 
 import binokel_sim
 
-MAX_LINES = 400
+#: A module past this many lines is named in a warning: split it where it holds two ideas.
+WARN_LINES = 450
+#: A module past this many lines fails: a giant module.
+MAX_LINES = 700
 
 
 def modules() -> dict[str, Path]:
@@ -115,13 +119,18 @@ def test_command_modules_do_not_import_main():
             assert "binokel_sim.cli.main" not in imports_of(name, path, set(mods)), name
 
 
-def test_no_module_over_400_lines():
+def test_no_giant_module():
+    """Modules are split by idea, not by a line count: past :data:`WARN_LINES` a module is named in a warning
+    (a hint to look for two ideas in it); past :data:`MAX_LINES` it is a giant and fails."""
     root = Path(__file__).resolve().parents[1]
     files = [p for d in ("binokel_sim", "cli", "analyses", "tests", "benchmarks") for p in (root / d).rglob("*.py")]
     assert len(files) > 100
     sizes = {str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
-    long = {name: n for name, n in sizes.items() if n > MAX_LINES}
-    assert not long, long
+    long = {name: n for name, n in sizes.items() if n > WARN_LINES}
+    if long:
+        warnings.warn(f"modules past {WARN_LINES} lines (two ideas in one?): {long}", stacklevel=1)
+    giant = {name: n for name, n in long.items() if n > MAX_LINES}
+    assert not giant, giant
 
 
 def test_committed_outputs_name_no_machine_folder():
