@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from binokel_sim.games import simulate_games
+from binokel_sim.simulation import simulate_games
 from binokel_sim.game.cardplay import DOUBLE_DUMMY, PLAY_MODES, RULE_BASED
 from binokel_sim.game.simulate import MAX_DEALS
 from binokel_sim.output import write_figure, write_table

@@ -15,7 +15,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.game.simulate import _claim, _Outcome, _winner, simulate_game
 from binokel_sim.game.auction import auction, floor_to_step
 from binokel_sim.game.cardplay import play_line
-from binokel_sim.games import simulate_games
+from binokel_sim.simulation import simulate_games
 from binokel_sim.rules import load_rules
 from binokel_sim.evaluation.going_out import goes_out
 from binokel_sim.runner import Scale

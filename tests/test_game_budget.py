@@ -15,7 +15,7 @@ from binokel_sim.dealing.dealer import Dealer
 from binokel_sim.play.dd import DEFAULT_BUDGET_NODES
 from binokel_sim.game import simulate as game
 from binokel_sim.game.cardplay import play_line
-from binokel_sim.games import simulate_games
+from binokel_sim.simulation import simulate_games
 from binokel_sim.play.solver import Position, Solver
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale

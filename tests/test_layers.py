@@ -28,7 +28,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("evaluation",),
     ("game", "corpus"),
     ("twohand",),
-    ("games",),
+    # Whole games of any layout (the auction layouts' and the two-hand talon games alike).
+    ("simulation",),
     ("analyses",),
     # The web page and its API: the answers of the layers below, served (``binokel serve`` starts it).
     ("web",),
@@ -74,9 +75,9 @@ def test_every_import_runs_down_the_layers():
 def test_layer_of():
     assert layer_of("binokel_sim.rules") < layer_of("binokel_sim.play.solver.search") < layer_of("binokel_sim.exchange")
     assert layer_of("binokel_sim.play.dd") < layer_of("binokel_sim.exchange.policy")
-    assert layer_of("binokel_sim.games") > layer_of("binokel_sim.game.runs")
+    assert layer_of("binokel_sim.simulation") > layer_of("binokel_sim.game.runs")
     assert layer_of("binokel_sim") == len(LAYERS) - 1
-    assert layer_of("binokel_sim.gamesx") is None
+    assert layer_of("binokel_sim.simulationx") is None
 
 
 def test_imports_with_lines_reads_function_level_and_relative(tmp_path):

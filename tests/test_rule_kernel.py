@@ -15,7 +15,7 @@ from binokel_sim.exchange.calling import apply_calls
 from binokel_sim.exchange.policy import build_candidates, candidate_at, choose
 from binokel_sim.game.auction import auction
 from binokel_sim.game.simulate import ceiling, play_deal
-from binokel_sim.games import simulate_games
+from binokel_sim.simulation import simulate_games
 from binokel_sim.play.dd import first_leader
 from binokel_sim.play.knowledge import PlayState, trumps_of
 from binokel_sim.play.legal import trick_winner_of

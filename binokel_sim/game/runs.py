@@ -1,6 +1,6 @@
 """Many simulated games as one seeded, chunked job; tables and a summary with standard errors.
 
-``simulate_auction_games`` (the games of the auction layouts; :func:`binokel_sim.games.simulate_games`
+``simulate_auction_games`` (the games of the auction layouts; :func:`binokel_sim.simulation.simulate_games`
 takes any layout) returns three pandas DataFrames:
 
 * ``games``: one row per game -- deals, winner (player), final totals;
