@@ -86,9 +86,41 @@ def echo_table(df, float_format: str = "{:.4g}", width: int = WIDTH) -> None:
         if col in shown.columns and not pd.api.types.is_numeric_dtype(shown[col]):
             shown[col] = shown[col].astype(str).map(words)
     shown.columns = [words(str(c)) for c in shown.columns]
-    with pd.option_context("display.max_rows", None, "display.width", width, "display.max_colwidth", 60,
+    with pd.option_context("display.max_rows", None, "display.max_colwidth", 60,
                            "display.float_format", float_format.format):
-        click.echo(shown.to_string(index=False, na_rep="", line_width=width))
+        click.echo("\n\n".join(b.to_string(index=False, na_rep="") for b in column_blocks(shown, width)))
+
+
+def column_blocks(df, width: int = WIDTH) -> list:
+    """``df`` cut into tables of whole columns, each printed within ``width`` columns and each led by the
+    first column (the row's name: a meld, a figure, a bid), so a wide table reads as blocks one under the
+    other, never a row without its name.
+
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({"figure": ["a", "b"], **{f"preset {i}": [0.5, 0.25] for i in range(12)}})
+    >>> [list(b.columns)[:2] for b in column_blocks(d, 60)]
+    [['figure', 'preset 0'], ['figure', 'preset 5'], ['figure', 'preset 10']]
+    """
+    import pandas as pd
+
+    cols = list(df.columns)
+    # The row's name: the leading columns of text (a scope and a meld, a figure), at least the first.
+    lead = 1
+    while lead < len(cols) - 1 and not pd.api.types.is_numeric_dtype(df[cols[lead]]):
+        lead += 1
+    if len(cols) <= lead:
+        return [df]
+    # Each column's printed width (its widest cell or header, plus the space before it).
+    wide = {c: 1 + max(len(str(c)), *(len(line) for line in df[[c]].to_string(index=False).split("\n")[1:]))
+            for c in cols}
+    blocks, cur = [], cols[:lead]
+    for c in cols[lead:]:
+        if len(cur) > lead and sum(wide[k] for k in cur) + wide[c] > width:
+            blocks.append(df[cur])
+            cur = cols[:lead]
+        cur.append(c)
+    blocks.append(df[cur])
+    return blocks
 
 
 def json_option(fn: Callable) -> Callable:

@@ -62,6 +62,6 @@ def compare_cmd(presets: tuple[str, ...], more_rules: tuple[str, ...], deals: in
     click.echo(f"# compare: rules={','.join(a['rules'])} seed={a['seed']} deals={a['deals']} played={a['played']} "
                f"({a['seconds']} s, binokel-sim {a['version']})")
     click.echo("# each cell: value [95 % interval] n=sample size (Wilson for a rate, +-1.96 SE for a mean in points)")
-    echo_table(wide(df), width=250)
+    echo_table(wide(df))
     for name, figures in a.get("not_applicable", {}).items():
         click.echo(f"# {name}: not applicable: {'; '.join(figures)}")

@@ -17,10 +17,11 @@ def test_prints_table_with_provenance_and_writes_csv(capsys, tmp_path):
     lines = text.splitlines()
     assert lines[0].startswith("# meld odds: rules=standard deals=3000 seed=4 scopes=hand,hand+tapp exact=yes")
     # the terminal shows player words; the file keeps the code names
-    # 100 columns at most: the table comes in two blocks of columns, the second after every row of the first
+    # 100 columns at most: the table comes in two blocks of columns, the second after every row of the first,
+    # each led by the row's name (what cards, which meld)
     assert lines[1].split() == ["cards", "counted", "meld", "estimate", "standard", "error", "95", "%", "low", "95",
-                                "%", "high", "\\"]
-    assert ["exact", "z", "p-value", "test", "n"] in [line.split() for line in lines]
+                                "%", "high"]
+    assert ["cards", "counted", "meld", "exact", "z", "p-value", "test", "n"] in [line.split() for line in lines]
     assert max(len(line) for line in lines[1:-1]) <= 100
     assert any(line.split()[:3] == ["hand", "two", "Binokels"] for line in lines)
     assert not any("meld total =" in line for line in lines[2:-1])  # the pmf rows stay hidden
