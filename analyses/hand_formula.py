@@ -169,7 +169,7 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
         corpus: str | os.PathLike[str] | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
     """Study rows of deals ``0 .. deals - 1`` (``None``: all of a matching corpus, else 1000; see the module
     docstring), split by deal index, then :func:`fit`. ``dd``: a replaced back end (always fresh)."""
-    from binokel_sim.corpus.studies import DEFAULT_DEALS, study_rows
+    from binokel_sim.corpus.studies import DEFAULT_DEALS, StudySource, study_rows
 
     rules = as_rules(rules)
     if deals is not None:
@@ -182,14 +182,15 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
         n = deals or DEFAULT_DEALS
         rows = study_deals(rules, n, seed, policy, dd=dd, stream=STREAM_STUDY, baseline=False, scale=scale,
                            solve_budget=solve_budget)
-        src = {"source": "fresh", "n": n, "from_corpus": 0, "fresh": n}
+        src = StudySource(n=n, from_corpus=0, fresh=n)
     train, test = split(rows, rules.n_seats)
-    solve_budget = solve_budget if solve_budget is not None else src.get("solve_budget")
+    solve_budget = solve_budget if solve_budget is not None else src.solve_budget
     budget = f" --solve-budget {solve_budget}n" if solve_budget is not None else ""
-    prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals": int(src["n"]),
+    prov = {"seed": seed, "rules": rules.name, "policy": policy, "deals": src.n,
             "split": split_rule(rules.n_seats), "stream": list(STREAM_STUDY),
-            "source": {k: src[k] for k in ("source", "from_corpus", "fresh", "rules_hash", "corpus_deals") if k in src},
-            "command": f"binokel fit formula --rules {rules.name} --deals {int(src['n'])} --seed {seed} "
+            "source": {k: v for k, v in src.as_dict().items()
+                       if k in ("source", "from_corpus", "fresh", "rules_hash", "corpus_deals")},
+            "command": f"binokel fit formula --rules {rules.name} --deals {src.n} --seed {seed} "
                        f"--policy {policy}{budget} --write",
             "seconds": round(time.perf_counter() - t0, 1)}
     if solve_budget is not None:

@@ -38,9 +38,11 @@ import time
 import numpy as np
 import pandas as pd
 
-from binokel_sim.analyses.report_model import BUDGETS, Budget, Report, Section
+from binokel_sim.analyses.report_model import (BUDGETS, Budget, CalibrationResult, MeldOddsResult, Reliability,
+                                               Report, Section, provenance_frame)
 from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
                                               source_line, tapp_section, tie_note)
+from binokel_sim.corpus.studies import StudySource
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.glossary import SUIT_NAMES, TERMS, words
 from binokel_sim.palette import contract_colour, event_colour
@@ -101,7 +103,8 @@ def _figs():
     return charts
 
 
-def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[list[Section], pd.DataFrame]:
+def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> MeldOddsResult:
+    """The meld-odds and meld-total sections, from ``b.meld_deals`` Monte Carlo deals beside the exact odds."""
     from binokel_sim.analyses.meld_odds import meld_odds_table
 
     ch = _figs()
@@ -150,7 +153,7 @@ def meld_sections(rules: Rules, b: Budget, seed: int, scale: Scale) -> tuple[lis
     s2.figures.append(("meld_totals", ch.histogram(shown["total"], shown["value"], "Best meld total of a dealt hand",
                                                    "meld points", logy=True, overlay=overlay),
                        "Distribution of the best meld total (log scale); dots: exact"))
-    return [s1, s2], df
+    return MeldOddsResult([s1, s2], df, ps)
 
 
 def formula_section(rules: Rules, study: pd.DataFrame, seed: int, scale: Scale, b: Budget):
@@ -234,7 +237,7 @@ def trump_section(rules: Rules, study: pd.DataFrame, b: Budget, seed: int, scale
 
 
 def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study: pd.DataFrame,
-                      src: dict) -> tuple[pd.DataFrame, str]:
+                      src: StudySource) -> tuple[pd.DataFrame, str]:
     """The calibration deals of the hand formula ``f`` and one line saying where they came from.
 
     When ``f`` was fitted on the same corpus the play sections read (its provenance names the
@@ -252,7 +255,7 @@ def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study
     if fsrc.get("source") == "report" and len(study) - int(fsrc["test_from_row"]) >= 50:
         cal = study.iloc[int(fsrc["test_from_row"]):].reset_index(drop=True)
         return cal, f"{len(cal):,} of the study deals above, the half the formula was not fitted on"
-    if (src.get("from_corpus") and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.get("rules_hash")
+    if (src.from_corpus and fsrc.get("source") == "corpus" and fsrc.get("rules_hash") == src.rules_hash
             and fp.get("split") == split_rule(rules.n_seats)):
         fitted = int(fsrc.get("corpus_deals", fp.get("deals", 0)))
         d = study["deal"].to_numpy()
@@ -267,10 +270,12 @@ def calibration_frame(rules: Rules, b: Budget, seed: int, scale: Scale, f, study
 
 
 def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, study: pd.DataFrame,
-                        src: dict) -> Section:
+                        src: StudySource) -> CalibrationResult:
+    """The hand formula ``f`` (None: not usable, left out) and the instant tier against double-dummy outcomes."""
     from binokel_sim.analyses.calibration import calibration_table, chart
 
     s = Section("calibration", "Calibration of the advisor")
+    fits = []
     if f is not None:  # calibrating a formula that does not predict tells a player nothing
         cal, where = calibration_frame(rules, b, seed, scale, f, study, src)
         t = calibration_table(rules, f, cal, bins=5 if len(cal) < 200 else 10)
@@ -278,13 +283,14 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         also = (f"; {trump:,} of them trump contracts, the deals its R² counts" if trump != len(cal) else "")
         s.text.append(f"The formula's P(make) against the double-dummy outcome on {where}{also} "
                       "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
-        s.tables.append(("Hand formula: predicted against realised, by bin", t))
+        fits.append(Reliability("formula", "Hand formula: predicted against realised, by bin", t))
+        s.tables.append((fits[-1].caption, t))
         s.figures.append(("calibration", chart(t, f"Hand formula, {rules.name}: {len(cal):,} deals"),
                           "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
     inst = instant_calibration_table(rules, src, scale)
     if inst is not None:
         a = inst.attrs
-        held = a["held_out"].replace(f" in {src['corpus']}", f" in {corpus_label(src)}")
+        held = a["held_out"].replace(f" in {src.corpus}", f" in {corpus_label(src)}")
         how = a.get("model", {}).get("ladder")
         s.text.append(f"The instant tier of `binokel bid`{f' ({how})' if how else ''} on {held}, every bid 150..450"
                       " asked of each "
@@ -292,25 +298,26 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
                       f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
                       f"{100 * a['max_abs_gap']:.1f} percentage points.")
         by = "by decile" if len(inst) == 10 else f"in {len(inst)} bins of the prediction"
-        s.tables.append((f"Instant bid tier: predicted against realised, {by}", inst))
+        fits.append(Reliability("instant", f"Instant bid tier: predicted against realised, {by}", inst))
+        s.tables.append((fits[-1].caption, inst))
         s.figures.append(("calibration_instant", chart(inst, f"Instant bid tier, {rules.name}: "
                                                              f"{int(inst['n'].sum()):,} questions"),
                           "Realised make rate against the instant tier's P(make), 95 % Wilson whiskers"))
-    return s
+    return CalibrationResult(s, fits)
 
 
-def instant_calibration_table(rules: Rules, src: dict, scale: Scale | None = None) -> pd.DataFrame | None:
+def instant_calibration_table(rules: Rules, src: StudySource, scale: Scale | None = None) -> pd.DataFrame | None:
     """The instant tier's reliability table on the held-out deals of the corpus the play sections read, or None
     when they read none, it holds too few deals to hold any out (below 500), or no instant model is fitted;
     predictions the store does not hold are computed under ``scale`` (its checkpoint keeps them)."""
     from binokel_sim.analyses.calibration import instant_calibration
     from binokel_sim.evaluation.instant import held_out, load_instant
 
-    if not src.get("from_corpus") or load_instant(rules) is None:
+    if not src.from_corpus or load_instant(rules) is None:
         return None
-    if held_out(np.arange(int(src.get("corpus_deals", 0))), rules.n_seats).sum() < 2:
+    if held_out(np.arange(int(src.corpus_deals or 0)), rules.n_seats).sum() < 2:
         return None
-    return instant_calibration(rules, corpus=src["corpus"], questions="ladder", scale=scale)
+    return instant_calibration(rules, corpus=src.corpus, questions="ladder", scale=scale)
 
 
 def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str | Budget = "quick", seed: int = 1,
@@ -338,46 +345,48 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
         timings[name] = round(time.perf_counter() - t, 2)
         return r
 
-    sections, _ = timed("meld odds", meld_sections, rules, b, seed, scale)
+    odds = timed("meld odds", meld_sections, rules, b, seed, scale)
+    sections = list(odds.sections)
     study, src = timed("study deals", play_study, rules, b, seed, scale, fresh, corpus)
     melds = timed("melds-only Tapp", melds_only_frame, rules, b, seed, scale, len(study))
     from binokel_sim.corpus.studies import study_phases
 
     phases = study_phases(src)  # a 48-card corpus with phase 2: point figures from both phases
-    sections.append(tapp_section(rules, study, src, melds, phases))
-    sections.append(bid_section(rules, study, src, phases))
+    tapp = tapp_section(rules, study, src, melds, phases)
+    sections.append(tapp.section)
+    bids = bid_section(rules, study, src, phases)
+    sections.append(bids.section)
     from binokel_sim.analyses.report_match import match_section
 
     sections.append(match_section(rules))
     from binokel_sim.analyses.report_realplay import real_play_section
 
-    sections.append(timed("real play", real_play_section, rules, None, scale))
+    real = timed("real play", real_play_section, rules, None, scale)
+    sections.append(real.section)
     fsec, f = formula_section(rules, study, seed, scale, b)
     sections.append(fsec)
     sections.extend(timed("durch", trump_section, rules, study, b, seed, scale))
     cal = timed("calibration", calibration_section, rules, f, b, seed, scale, study, src)
-    if cal.tables:
-        sections.append(cal)
-    from binokel_sim.analyses.report_summary import summary_section
+    if cal.section.tables:
+        sections.append(cal.section)
+    from binokel_sim.analyses.report_summary import SummaryInputs, summary_section
 
-    sections.insert(0, summary_section(rules, study, sections, phases))
+    sections.insert(0, summary_section(rules, study, SummaryInputs(odds, tapp, bids, real, cal), phases))
     prov = {
-        "binokel-sim": __version__, "git commit": git_commit() or "unknown (not a git checkout)",
-        "rules": rules.name, "rules source": rules.source, "rules sha256": rules_hash(rules), "seed": seed,
-        "budget": b.name, "meld-odds deals": b.meld_deals,
-        "study deals solved when no corpus holds them": b.study_deals,
-        "calibration deals solved when no corpus holds them": b.calibration_deals,
-        "exchange policy": "heuristic", "play": "double-dummy",
-        "play sections": source_line(src), "play deals": src["n"], "from corpus": src["from_corpus"],
-        "corpus": corpus_label(src), "corpus rules hash": src.get("rules_hash", "none"),
-        "melds-only deals (Tapp control variate)": len(melds),
-        "run time (s)": round(time.perf_counter() - t0, 1),
-        "time per study (s)": ", ".join(f"{k} {v}" for k, v in timings.items()),
-        "python": platform.python_version(), "run on": scale.describe(), "command": command,
+        "version": __version__, "git_commit": git_commit() or "unknown (not a git checkout)",
+        "rules": rules.name, "rules_source": rules.source, "rules_sha256": rules_hash(rules), "seed": seed,
+        "budget": b.name, "meld_deals": b.meld_deals, "study_deals": b.study_deals,
+        "calibration_deals": b.calibration_deals, "exchange_policy": "heuristic", "play": "double-dummy",
+        "play_source": source_line(src), "play_deals": src.n, "from_corpus": src.from_corpus,
+        "corpus": corpus_label(src), "corpus_rules_hash": src.rules_hash if src.corpus is not None else "none",
+        "melds_only_deals": len(melds),
+        "run_seconds": round(time.perf_counter() - t0, 1),
+        "study_seconds": ", ".join(f"{k} {v}" for k, v in timings.items()),
+        "python": platform.python_version(), "run_on": scale.describe(), "command": command,
     }
     psec = Section("provenance", "Provenance")
     psec.text.append("Same seed, rules and budget give the same numbers, whatever the worker count, "
                      "checkpoint or scheduler.")
-    psec.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "setting": [str(v) for v in prov.values()]})))
+    psec.tables.append(("Provenance", provenance_frame(prov)))
     sections.append(psec)
     return Report(rules, b, seed, sections, prov)

@@ -8,7 +8,8 @@ also given sharpened by the melds-only Tapp value as a control variate
 :data:`binokel_sim.analyses.bid_levels.MIN_CELL` deals; unresolved deals (48 cards, within the node
 budget) are printed with their fraction and P(make) as a range.
 
->>> source_line({"n": 60, "from_corpus": 0, "fresh": 60})
+>>> from binokel_sim.corpus.studies import StudySource
+>>> source_line(StudySource(n=60, from_corpus=0, fresh=60))
 '60 deals solved for this report (no matching corpus read).'
 """
 
@@ -19,7 +20,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from binokel_sim.analyses.report_model import Budget, Section
+from binokel_sim.analyses.report_model import BidResult, Budget, Estimate, Section, TappResult
+from binokel_sim.corpus.studies import StudySource
 from binokel_sim.glossary import FIGURES, SUIT_NAMES
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.stats import pm
@@ -30,7 +32,7 @@ STUDY_CHUNK = 2
 
 
 def play_study(rules: Rules, b: Budget, seed: int, scale: Scale, fresh: bool = False,
-               corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, dict]:
+               corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, StudySource]:
     """The play sections' deals and where they came from: every deal of a matching corpus (same rules
     content hash, seed and policy; :func:`binokel_sim.corpus.studies.study_rows`), at least the budget's
     study deals (the rest solved afresh, in chunks of :data:`STUDY_CHUNK`); ``fresh``: none from a corpus."""
@@ -40,21 +42,21 @@ def play_study(rules: Rules, b: Budget, seed: int, scale: Scale, fresh: bool = F
                       solve_budget=b.solve_budget, least=b.study_deals, chunk_size=STUDY_CHUNK)
 
 
-def corpus_label(src: dict) -> str:
+def corpus_label(src: StudySource) -> str:
     """The corpus a study read: a shipped one as ``data/corpus/<name> (shipped)`` (no machine path in a report
     that is shared), another by its path; 'none' if it read none."""
     from binokel_sim.corpus.reader import shipped_label
 
-    return shipped_label(src["corpus"]) if src.get("from_corpus") else "none"
+    return shipped_label(src.corpus) if src.from_corpus and src.corpus is not None else "none"
 
 
-def source_line(src: dict) -> str:
+def source_line(src: StudySource) -> str:
     """One sentence: which deals the play sections rest on (corpus path, n, rules hash) and how many were solved."""
-    if not src.get("from_corpus"):
-        return f"{src['n']:,} deals solved for this report (no matching corpus read)."
-    line = (f"{src['n']:,} deals: {src['from_corpus']:,} read from the corpus {corpus_label(src)} (rules hash "
-            f"{src['rules_hash']}, solver {src.get('solver_version')})")
-    return line + (f", {src['fresh']:,} solved for this report." if src["fresh"] else ".")
+    if not src.from_corpus:
+        return f"{src.n:,} deals solved for this report (no matching corpus read)."
+    line = (f"{src.n:,} deals: {src.from_corpus:,} read from the corpus {corpus_label(src)} (rules hash "
+            f"{src.rules_hash}, solver {src.solver_version})")
+    return line + (f", {src.fresh:,} solved for this report." if src.fresh else ".")
 
 
 def _unresolved(o: pd.Series) -> str:
@@ -93,8 +95,8 @@ def _two_phase_tapp(s: Section, o: pd.Series, phases) -> None:
                   "deals the rest.")
 
 
-def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
-                 melds: pd.DataFrame | None = None, phases=None) -> Section:
+def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = None,
+                 melds: pd.DataFrame | None = None, phases=None) -> TappResult:
     """The Tapp value: plain means over the played deals and, with ``melds`` (:func:`melds_only_frame`), the
     double-dummy value sharpened by the melds-only value as a control variate (:func:`tapp_value.adjusted`);
     with ``phases`` (a corpus with phase 2) the double-dummy value from both phases instead."""
@@ -114,13 +116,13 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
                                               f"Tapp value, {rules.name}, n = {len(study):,}"),
                           f"Tapp value per deal: melds only over {len(study):,} deals, double-dummy over the "
                           f"{phases.n2} deals decided to within a bid step"))
-        return s
+        return TappResult(s)
     exact = not o.get("unresolved", 0)  # a point value (and the variate sharpening it) only where all are resolved
     dd = f", Tapp value (double-dummy) {pm(o['dd_mean'], o['dd_se'])}" if exact else ""
     s.text.append(f"Result with the best exchange minus result with the Tapp laid away unseen, over {int(o['n'])} "
                   f"deals: Tapp value (melds only) {pm(o['melds_mean'], o['melds_se'])}{dd} points."
                   + _unresolved(o))
-    sharp = None
+    sharp, sharpened = None, None
     if melds is not None and len(study) > 2 and exact:
         x = melds["melds_tapp_value"].to_numpy(np.float64)
         a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))
@@ -133,6 +135,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
             sharp = ("Tapp value (double-dummy): plain and sharpened", pd.DataFrame([
                 {"figure": "plain mean", "value": o["dd_mean"], "se": o["dd_se"], "n": int(o["n"])},
                 {"figure": "with the melds-only control variate", "value": a["mean"], "se": a["se"], "n": a["n"]}]))
+            sharpened = Estimate(float(a["mean"]), float(a["se"]))
         else:
             s.text.append(f"**Headline: the Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** (double-dummy,"
                           f" n = {int(o['n']):,} deals). The melds-only figure explains most of it; the rest is card"
@@ -154,7 +157,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: dict | None = None,
     s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
                       "Tapp value per deal, melds only and double-dummy"
                       + ("" if exact else " (open deals at both ends of their range)")))
-    return s
+    return TappResult(s, sharpened)
 
 
 def _ranges(rules: Rules, study: pd.DataFrame) -> tuple[str, pd.DataFrame | None]:
@@ -192,7 +195,8 @@ def _two_phase_ladder(rules: Rules, phases, cls: pd.Series, labels: list[str]) -
     return pd.concat(frames, ignore_index=True)
 
 
-def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phases=None) -> Section:
+def bid_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = None, phases=None) -> BidResult:
+    """The bid ladder: P(make) by bid and meld class (a chart) and the ceiling and safe bid by hand class."""
     from binokel_sim.analyses.bid_levels import MIN_CELL, MIN_PHASE2, REPORT_CLASSES, class_table
     from binokel_sim.evaluation.hand import bid_table
     from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
@@ -253,7 +257,7 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: dict | None = None, phas
     if ranges is not None:
         s.text.append(line)
         s.tables.append(("P(make) per bid as a range: unresolved deals counted failed, counted made", ranges))
-    return s
+    return BidResult(s, table)
 
 
 #: Deals per chunk of the trump-tie count (:func:`tied_deals`).

@@ -7,7 +7,6 @@ section says what is missing and how to build it, and the rest of the report is 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,10 +15,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.rules import Rules
 from binokel_sim.stats import wilson
 
-from .report_model import Section
-
-if TYPE_CHECKING:
-    from .sd_instant import Paired
+from .report_model import RealPlayResult, Section
 
 #: Readers' words for the play modes.
 WORDS = {"open": "open cards (double-dummy)", "sd": "single-dummy, every seat",
@@ -40,7 +36,7 @@ def ladder_frame(rules: Rules, rows: pd.DataFrame, top: int = 30) -> pd.DataFram
     return pd.concat(out, ignore_index=True)
 
 
-def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, scale=None) -> Section:
+def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, scale=None) -> RealPlayResult:
     """The section, from the single-dummy corpus in ``folder`` (None: the shipped one of ``rules``); ``scale``:
     workers and checkpoint of the calibration's predictions where they are not stored."""
     from . import charts as ch
@@ -60,10 +56,10 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, sca
     except InputError:
         s.text.append(f"Not measured for rules {rules.name!r}: no single-dummy corpus (build one with `binokel study "
                       f"play-gap --rules {rules.name} --deals 2000 --worlds 20 --corpus DIR`).")
-        return s
+        return RealPlayResult(s)
     if int(rows["played"].sum()) < 2 if len(rows) else True:
         s.text.append(f"Not measured yet: the single-dummy corpus holds {len(rows)} deals, too few to compare.")
-        return s
+        return RealPlayResult(s)
     t = totals(rows).set_index("figure")
     gap, n = t.loc["sd - open"], int(t.loc["sd - open", "n"])
     lo, hi = gap["mean"] - 1.96 * gap["se"], gap["mean"] + 1.96 * gap["se"]
@@ -78,8 +74,9 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, sca
     shown = t.reset_index().replace({"figure": {**WORDS, "sd - open": "single-dummy minus open cards",
                                                 "sd_solo - open": "single-dummy soloist minus open cards",
                                                 "sd - sd_solo": "every seat minus soloist alone"}})
+    totals = shown.rename(columns={"figure": "play"})
     s.tables.append(("The soloist's mean total under each way of play and the paired differences (points, ± SE)",
-                     shown.rename(columns={"figure": "play"})))
+                     totals))
     lad = ladder_frame(rules, rows)
     fig = ch.line_chart(lad, "bid", "p_make", "play", "P(make) by bid: open cards against single-dummy play",
                         xlabel="bid (points)", ylabel="P(make)", clip=(0.0, 1.0), interval=("lo", "hi"))
@@ -99,8 +96,10 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, sca
         p = pair(rules, m, rows, where)
     except InputError as e:
         s.text.append(f"The safe bid under real play is not measured: {e}.")
-        return s
-    s.text.extend(_safe_bid_text(rules, p, s))
+        return RealPlayResult(s, totals)
+    raw = safe_bids(rules, p.dd, p.sd)
+    safe = _safe_bid_table(raw, s)
+    s.text.extend(_safe_bid_text(raw))
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
         cal = sd_calibration(rules, p, questions="ladder", scale=scale)
         a = cal.attrs
@@ -118,18 +117,25 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, sca
                          "deals, by deciles of the prediction (SE clustered by deal); *luck taken out*: the gap "
                          "with the held-out deals' luck taken out by the open-card outcomes of the further "
                          "questions, those of further deals", shown.round(3)))
-    return s
+    return RealPlayResult(s, totals, safe)
 
 
-def _safe_bid_text(rules: Rules, p: Paired, s: Section) -> list[str]:
-    """What single-dummy play means for the safe bid, in words, and its table appended to ``s``."""
-    t = safe_bids(rules, p.dd, p.sd)
+def _safe_bid_table(t: pd.DataFrame, s: Section) -> pd.DataFrame | None:
+    """The safe bid under each way of play (``t``: :func:`safe_bids`) as the report shows it (rounded), appended
+    to ``s``; None where no class holds enough deals."""
     if not len(t):
-        return []
+        return None
+    shown = t.round({"p_make_at_open_safe": 3, "se": 3})
     s.tables.append(("The safe bid (made at least 80 % of the time) and the ceiling of the same deals under each way "
                      "of play, going out after the Tapp included; 95 % range: the bids the sampling error cannot "
-                     "tell apart; P(make) of the open-card safe bid that way (± SE)",
-                     t.round({"p_make_at_open_safe": 3, "se": 3})))
+                     "tell apart; P(make) of the open-card safe bid that way (± SE)", shown))
+    return shown
+
+
+def _safe_bid_text(t: pd.DataFrame) -> list[str]:
+    """What single-dummy play means for the safe bid, in words (``t``: :func:`safe_bids`, every digit)."""
+    if not len(t):
+        return []
     a = t[t["melds"] == "all"].set_index("play")
     o, e, d = (a.loc[WORDS[k]] for k in ("open", "sd", "sd_solo"))
     if pd.isna(o["safe_bid"]):

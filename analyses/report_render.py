@@ -241,7 +241,7 @@ def render(report, out: str | Path) -> dict[str, Path]:
     out = Path(out)
     title = f"Binokel report: {report.rules.name}"
     sub = (f"{report.rules.description} Budget {report.budget.name}, seed {report.seed}, "
-           f"binokel-sim {report.provenance['binokel-sim']}.")
+           f"binokel-sim {report.provenance['version']}.")
     md = [f"# {title}", "", sub, ""]
     toc = " ".join([f'<a href="#{s.key}">{html.escape(s.title)}</a>' for s in report.sections]
                    + ['<a href="#glossary">Glossary</a>'])

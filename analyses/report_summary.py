@@ -1,7 +1,8 @@
 """The report's first screen: the answers in player words, every number taken from a table further down.
 
-:func:`summary_section` reads the sections :func:`binokel_sim.analyses.report.build_report` made
-(the Tapp's value, the bid ladder, the calibration, the meld odds) and says, in at most
+:func:`summary_section` reads the typed results of the sections :func:`binokel_sim.analyses.report.build_report`
+made (:class:`SummaryInputs`: the meld odds, the Tapp's value, the bid ladder, real play, the calibration) --
+their fields, never a table's caption -- and says, in at most
 :data:`MAX_LINES` lines of Markdown:
 
 * what the Tapp is worth -- one headline figure, the double-dummy Tapp value, the melds-only one as
@@ -21,10 +22,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from binokel_sim.analyses.report_model import Section
+from binokel_sim.analyses.report_model import (BidResult, CalibrationResult, MeldOddsResult, RealPlayResult,
+                                               Section, TappResult)
 from binokel_sim.rules import Rules
 from binokel_sim.stats import pm
 
@@ -48,11 +52,18 @@ def flagged_gaps(t: pd.DataFrame) -> list[tuple[float, float, float]]:
     return [(float(a), float(b), float(g)) for a, b, g in zip(t["bin_from"][bad], t["bin_to"][bad], gap[bad])]
 
 
-def _section(sections: list[Section], key: str) -> Section | None:
-    return next((s for s in sections if s.key == key), None)
+@dataclass(frozen=True)
+class SummaryInputs:
+    """The section results the summary repeats figures of; ``calibration`` None: no calibration section."""
+
+    meld_odds: MeldOddsResult | None = None
+    tapp: TappResult | None = None
+    bids: BidResult | None = None
+    real_play: RealPlayResult | None = None
+    calibration: CalibrationResult | None = None
 
 
-def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section], phases=None) -> list[str]:
+def _tapp_lines(rules: Rules, study: pd.DataFrame, tapp: TappResult | None, phases=None) -> list[str]:
     from binokel_sim.analyses.tapp_value import summary
 
     o = summary(study, phases).iloc[0].copy()
@@ -63,10 +74,9 @@ def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section], phas
                 f" {n:,} deals bounded by the solver, the first {int(o['n2']):,} of them decided; section *The"
                 f" Tapp's value*). Its melds alone make {pm(o['melds_mean'], o['melds_se'])} of it; the rest is"
                 " card points and the tricks the better hand takes."]
-    tapp = _section(sections, "tapp")
-    sharp = [t for c, t in (tapp.tables if tapp else []) if c.endswith("plain and sharpened")]
-    if sharp:  # the section's headline is the sharpened figure: the summary names the same one
-        o["dd_mean"], o["dd_se"] = sharp[0]["value"].iloc[-1], sharp[0]["se"].iloc[-1]
+    sharp = tapp.sharpened if tapp is not None else None
+    if sharp is not None:  # the section's headline is the sharpened figure: the summary names the same one
+        o["dd_mean"], o["dd_se"] = sharp.value, sharp.se
     if o.get("unresolved", 0):
         return [f"- **The Tapp is worth between {o['dd_mean_lo']:.0f} and {o['dd_mean_hi']:.0f} points** to the"
                 f" soloist (double-dummy, n = {n:,} deals): the solver left {int(o['unresolved'])} of them as a"
@@ -79,10 +89,11 @@ def _tapp_lines(rules: Rules, study: pd.DataFrame, sections: list[Section], phas
             " and the tricks the better hand takes."]
 
 
-def _bid_lines(rules: Rules, study: pd.DataFrame, phases=None) -> list[str]:
+def _bid_lines(rules: Rules, study: pd.DataFrame, bids: BidResult | None = None, phases=None) -> list[str]:
+    """The bullet of the safe and the ceiling bid by meld class: ``bids``'s table (None: computed here)."""
     from binokel_sim.analyses.bid_levels import MIN_CELL, class_table
 
-    t = class_table(rules, study, phases=phases)
+    t = bids.classes if bids is not None else class_table(rules, study, phases=phases)
     rows = t[(t["aces"] == "all") & (t["melds"] != "all") & (t["n"] >= MIN_CELL)]
     if "n2" in t:  # two phases: a class needs its phase-2 deals too
         has = [c for c in ("ceiling_bid", "safe_bid") if c in rows]
@@ -97,14 +108,12 @@ def _bid_lines(rules: Rules, study: pd.DataFrame, phases=None) -> list[str]:
             " them by aces)."]
 
 
-def _real_play_lines(sections: list[Section]) -> list[str]:
+def _real_play_lines(real: RealPlayResult | None) -> list[str]:
     """The real-play section's answer in one bullet: the paired gaps and how often the open-card safe bid is made."""
     from binokel_sim.analyses.report_realplay import WORDS
 
-    sec = _section(sections, "real-play")
-    tabs = dict(sec.tables) if sec is not None else {}
-    tot = next((t for c, t in tabs.items() if c.startswith("The soloist's mean total")), None)
-    safe = next((t for c, t in tabs.items() if c.startswith("The safe bid")), None)
+    tot = real.totals if real is not None else None
+    safe = real.safe_bids if real is not None else None
     if tot is None or safe is None:
         return []
     g = tot.set_index("play")
@@ -131,14 +140,16 @@ def _bid(b) -> str:
     return "-" if b is None or (isinstance(b, float) and not np.isfinite(b)) else str(int(b))
 
 
-def _sure_lines(sections: list[Section]) -> list[str]:
+def _sure_lines(cal: CalibrationResult | None, odds: MeldOddsResult | None = None) -> list[str]:
+    """How sure the advisors are (each calibration table: calibrated, too few deals, or flagged bins) and the meld
+    odds' smallest p-value against the exact odds."""
     out = []
-    cal = _section(sections, "calibration")
     if cal is not None:
-        for caption, t in cal.tables:
+        for fit in cal.tables:
+            caption, t = fit.caption, fit.table
             if "gap" not in t:
                 continue
-            who = "the instant advisor (`binokel bid`)" if caption.startswith("Instant") else "the hand-point formula"
+            who = "the instant advisor (`binokel bid`)" if fit.advisor == "instant" else "the hand-point formula"
             bad = flagged_gaps(t)
             worst = float(np.abs(t["gap"]).max())
             pts = max(1, round(100 * worst))
@@ -153,9 +164,8 @@ def _sure_lines(sections: list[Section]) -> list[str]:
                 where = ", ".join(f"{100 * g:+.0f} points at predicted {a:.1f}-{b:.1f}" for a, b, g in bad)
                 out.append(f"- **Flagged**: {who} is off where the table *{caption}* shows: made minus predicted"
                            f" {where} (beyond two standard errors): read its P(make) there as a rough guide.")
-    odds = _section(sections, "meld-odds")
-    if odds is not None and odds.tables:
-        ps = odds.tables[0][1]["p_value"].dropna()
+    if odds is not None:
+        ps = odds.p_values
         if len(ps):
             out.append(f"- The meld odds agree with exact combinatorics: smallest p-value {ps.min():.2g} over"
                        f" {len(ps)} tests (table *Meld events of a dealt hand*).")
@@ -223,17 +233,19 @@ def variants_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summary_section(rules: Rules, study: pd.DataFrame, sections: list[Section], phases=None) -> Section:
-    """The summary (see the module docstring); ``phases``: the corpus's two phases where it has a phase 2
+def summary_section(rules: Rules, study: pd.DataFrame, parts: SummaryInputs, phases=None) -> Section:
+    """The summary (see the module docstring) from the sections' results ``parts``;
+    ``phases``: the corpus's two phases where it has a phase 2
     (:func:`binokel_sim.corpus.studies.study_phases`): the double-dummy figures are then point figures."""
     s = Section("summary", "Summary: what the Tapp is worth, what to bid")
     s.text.append(f"The answers of this report for **{rules.name}** in player words; every number is in a table"
                   " further down with its n and its standard error or interval. *Double-dummy* means the cards are"
                   " played as if all hands lay open, by perfect players on both sides: real players see only their"
                   " own cards, so read the figures as what the cards allow.")
-    sure = sorted(_sure_lines(sections), key=lambda line: not line.startswith("- **How sure**"))
-    lines = (_tapp_lines(rules, study, sections, phases) + _bid_lines(rules, study, phases)
-             + _real_play_lines(sections) + sure + _odd_class_lines(study))
+    sure = sorted(_sure_lines(parts.calibration, parts.meld_odds),
+                  key=lambda line: not line.startswith("- **How sure**"))
+    lines = (_tapp_lines(rules, study, parts.tapp, phases) + _bid_lines(rules, study, parts.bids, phases)
+             + _real_play_lines(parts.real_play) + sure + _odd_class_lines(study))
     s.text.append("\n".join(lines))
     t = variants_table()
     if len(t):

@@ -99,7 +99,7 @@ def growth_chart(g: pd.DataFrame):
 def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = None, command: str = ""):
     """The :class:`binokel_sim.analyses.report.Report` of a talon layout (see the module docstring)."""
     from binokel_sim._version import __version__
-    from binokel_sim.analyses.report_model import Report, Section
+    from binokel_sim.analyses.report_model import Report, Section, provenance_frame
     from binokel_sim.twohand.endgame import endgame_study, endgame_summary
     from binokel_sim.twohand.games import exchange_value
     from binokel_sim.twohand.runs import simulate_twohand_games
@@ -136,13 +136,13 @@ def build_twohand_report(rules: Rules, b, seed: int = 1, scale: Scale | None = N
                   f"an exchange in {ex['exchange_rate']:.0%} of deals, 95 % interval "
                   f"{ex['exchange_rate_lo']:.0%}-{ex['exchange_rate_hi']:.0%}).")
     sections.append(s)
-    prov = {"binokel-sim": __version__, "rules": rules.name, "rules source": rules.source, "seed": seed,
-            "budget": b.name, "meld-odds deals": b.meld_deals, "endgame deals": b.study_deals,
-            "meld-growth deals": 10 * b.study_deals, "games": games, "talon play": "heuristic",
-            "endgame play": "exact double-dummy", "run time (s)": round(time.perf_counter() - t0, 1),
-            "python": platform.python_version(), "run on": scale.describe(), "command": command}
+    prov = {"version": __version__, "rules": rules.name, "rules_source": rules.source, "seed": seed,
+            "budget": b.name, "meld_deals": b.meld_deals, "endgame_deals": b.study_deals,
+            "growth_deals": 10 * b.study_deals, "games": games, "talon_play": "heuristic",
+            "endgame_play": "exact double-dummy", "run_seconds": round(time.perf_counter() - t0, 1),
+            "python": platform.python_version(), "run_on": scale.describe(), "command": command}
     p = Section("provenance", "Provenance")
     p.text.append("Same seed, rules and budget give the same numbers, whatever the worker count.")
-    p.tables.append(("Provenance", pd.DataFrame({"item": list(prov), "setting": [str(v) for v in prov.values()]})))
+    p.tables.append(("Provenance", provenance_frame(prov)))
     sections.append(p)
     return Report(rules, b, seed, sections, prov)

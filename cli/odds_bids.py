@@ -44,11 +44,11 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
         write_table(table, out)
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "confidence": confidence}
     if as_json:
-        echo_json({**head, "source": source, "phases": phase2_note(source, phases),
+        echo_json({**head, "source": source.as_dict(), "phases": phase2_note(source, phases),
                    "table": table.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
-    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.as_dict().items()))
     note = phase2_note(source, phases)
     if note:
         click.echo(f"# {note}")

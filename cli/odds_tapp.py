@@ -48,12 +48,12 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
                      Path(charts) / f"tapp_value.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "double_dummy": not melds_only}
     if as_json:
-        echo_json({**head, "source": source, "phases": phase2_note(source, phases),
+        echo_json({**head, "source": source.as_dict(), "phases": phase2_note(source, phases),
                    "overall": overall.to_dict(orient="records")[0],
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
-    click.echo(" ".join(f"{k} {v}" for k, v in source.items()))
+    click.echo(" ".join(f"{k} {v}" for k, v in source.as_dict().items()))
     from binokel_sim.glossary import FIGURES
 
     for name in ("Tapp value (melds only)",) + (() if melds_only else ("Tapp value (double-dummy)",)):

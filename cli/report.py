@@ -62,4 +62,4 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
     if as_json:
         echo_json({"paths": {k: str(v) for k, v in paths.items()}, "provenance": report.provenance})
         return
-    click.echo(f"wrote {paths['html']} and {paths['markdown']} ({report.provenance['run time (s)']} s)")
+    click.echo(f"wrote {paths['html']} and {paths['markdown']} ({report.provenance['run_seconds']} s)")

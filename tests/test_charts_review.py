@@ -50,7 +50,7 @@ def _suit_of(code: str) -> str | None:
 
 def test_meld_odds_in_the_suits_colours_through_the_report():
     b = dataclasses.replace(budget_with("quick", meld_deals=500), exact=False)
-    (s1, _), _ = meld_sections(as_rules("standard"), b, 1, Scale())
+    s1, _ = meld_sections(as_rules("standard"), b, 1, Scale()).sections
     name, fig, caption = s1.figures[0]
     assert name == "meld_odds" and "suit's colour" in caption
     ax = fig.axes[0]
@@ -163,7 +163,7 @@ def test_bid_ladder_of_a_48_card_corpus_titled_by_meld_class():
 
     rules = as_rules("standard-48")
     study, src = play_study(rules, budget_with("quick", study_deals=8), 1, Scale())
-    (name, fig, caption), = bid_section(rules, study, src).figures
+    (name, fig, caption), = bid_section(rules, study, src).section.figures
     title = fig._suptitle.get_text() if fig._suptitle else fig.axes[0].get_title()
     assert "meld class" in title and "hand class" not in title
     if len(fig.axes) > 1:  # deals left unresolved: one panel per class

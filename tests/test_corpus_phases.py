@@ -178,9 +178,9 @@ def test_studies_and_the_report_read_both_phases(two_phase):
     e = two_phase_tapp(phases)
     o = summary(study, phases).iloc[0]
     assert (o["dd_mean"], o["dd_se"], o["n2"]) == (e.estimate, e.se, 12)
-    s = tapp_section(STD, study, src, None, phases)
+    s = tapp_section(STD, study, src, None, phases).section
     assert f"**Headline: the Tapp is worth {pm(e.estimate, e.se)} points** (double-dummy)" in " ".join(s.text)
-    b = bid_section(STD, study, src, phases)
+    b = bid_section(STD, study, src, phases).section
     assert any("from both phases" in t for t in b.text) and b.figures
     t = bid_levels(STD, study, min_n=2, phases=phases)
     assert t["n2"].iloc[-1] == 12  # the 'all' row: fewer than 20 decided deals, so no figures

@@ -26,7 +26,7 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
     assert ((df["points_lo"] == df["points_hi"]) == df["points_exact"]).all()
     fresh = study_deals("standard-48", 3, seed=2, scale=Scale(workers=1), solve_budget=budget)
     read, src = study_rows("standard-48", None, seed=2, corpus=tmp_path, solve_budget=budget)
-    assert src["from_corpus"] == 3
+    assert src.from_corpus == 3
     for col in ("value", "value_hi", "result", "result_hi", "base_result", "base_result_hi", "tapp_value_lo",
                 "tapp_value_hi", "exact", "melds_tapp_value"):
         assert read[col].tolist() == fresh[col].tolist(), col
@@ -39,7 +39,7 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
     assert h["durch_makeable"] is None and all(r["counted_made"]["p_make"] >= r["p_make"] for r in h["make"])
     # No budget asked for: the corpus's own is taken, for the deals beyond it too.
     more, src = study_rows("standard-48", 4, seed=2, corpus=tmp_path)
-    assert src["solve_budget"] == budget and (src["from_corpus"], src["fresh"]) == (3, 1)
+    assert src.solve_budget == budget and (src.from_corpus, src.fresh) == (3, 1)
     last = study_deals("standard-48", 4, seed=2, scale=Scale(workers=1), solve_budget=budget, start=3)
     assert more["value_hi"].tolist()[3:] == last["value_hi"].tolist()
     # Another budget is another corpus: named, it is refused; extending keeps the budget.
@@ -81,7 +81,7 @@ def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its
         assert row["residual"] == 0 and row["p_make"] == pytest.approx(p), row
     # A study without a budget of its own reads the corpus and solves the deals beyond it by the same query.
     more, src = study_rows("standard", 5, seed=5, corpus=tmp_path)
-    assert (src["solve_within"], src["solve_budget"], src["from_corpus"], src["fresh"]) == (10, budget, 4, 1)
+    assert (src.solve_within, src.solve_budget, src.from_corpus, src.fresh) == (10, budget, 4, 1)
     last = study_deals("standard", 5, seed=5, scale=Scale(workers=1), solve_budget=budget, solve_within=10, start=4)
     assert more["value_hi"].tolist()[4:] == last["value_hi"].tolist()
     with pytest.raises(InputError, match="--within 10, not none"):

@@ -77,23 +77,22 @@ def test_display_frame_drops_what_carries_nothing_and_rounds_to_the_error():
 
 def test_calibrated_is_said_only_within_two_points():
     # No bin beyond two standard errors is not enough: a model 21 points off on few deals is not calibrated.
-    from binokel_sim.analyses.report_model import Section
+    from binokel_sim.analyses.report_model import CalibrationResult, Reliability, Section
     from binokel_sim.analyses.report_summary import _sure_lines
 
     def lines(gap: float, se: float) -> str:
         t = pd.DataFrame({"bin_from": [0.0, 0.5], "bin_to": [0.5, 1.0], "gap": [0.001, gap],
                           "realised_se": [0.01, se]})
-        sec = Section("calibration", "Calibration")
-        sec.tables.append(("Instant bid tier: predicted against realised", t))
-        return "\n".join(_sure_lines([sec]))
+        fit = Reliability("instant", "Instant bid tier: predicted against realised", t)
+        return "\n".join(_sure_lines(CalibrationResult(Section("calibration", "Calibration"), [fit])))
 
     assert "is calibrated: every bin within 2 points" in lines(-0.018, 0.01)
     assert "too few deals to call it calibrated" in lines(0.21, 0.15) and "up to 21 points" in lines(0.21, 0.15)
     assert "**Flagged**" in lines(0.21, 0.02)
 
 
-def test_the_real_play_bullet_reads_the_sections_tables():
-    from binokel_sim.analyses.report_model import Section
+def test_the_real_play_bullet_reads_the_sections_results():
+    from binokel_sim.analyses.report_model import RealPlayResult, Section
     from binokel_sim.analyses.report_realplay import WORDS
     from binokel_sim.analyses.report_summary import _real_play_lines
 
@@ -101,10 +100,9 @@ def test_the_real_play_bullet_reads_the_sections_tables():
                         "mean": [11.1, -4.7], "se": [0.8, 0.3], "n": [690, 690]})
     safe = pd.DataFrame({"melds": ["all"] * 3, "play": [WORDS[k] for k in ("open", "sd", "sd_solo")],
                          "safe_bid": [180, 190, 180], "p_make_at_open_safe": [0.828, 0.877, 0.815]})
-    s = Section("real-play", "Open cards against real play",
-                tables=[("The soloist's mean total under each way of play", tot), ("The safe bid (made ...)", safe)])
-    (line,) = _real_play_lines([s])
+    s = Section("real-play", "Open cards against real play")
+    (line,) = _real_play_lines(RealPlayResult(s, tot, safe))
     assert "the same 690 deals" in line
     assert "safe bid of 180 is made 88% of the time with every seat single-dummy and 82% by the blind soloist" in line
     assert "changes by +11.10 ± 0.80 points with every seat single-dummy and by -4.70 ± 0.30 alone" in line
-    assert _real_play_lines([Section("real-play", "x", text=["Not measured"])]) == []
+    assert _real_play_lines(RealPlayResult(Section("real-play", "x", text=["Not measured"]))) == []

@@ -123,7 +123,7 @@ def test_report_section_reads_the_corpus_or_says_what_is_missing(built, tmp_path
 
     folder, _ = built
     r = load_rules("kreuz")
-    s = real_play_section(r, folder)
+    s = real_play_section(r, folder).section
     rows = _rows(folder)
     gap = (rows["sd"] - rows["open"]).mean()
     assert f"by {gap:+.1f} points on average" in s.text[1] and "From 3 deals" in s.text[1]
@@ -135,8 +135,8 @@ def test_report_section_reads_the_corpus_or_says_what_is_missing(built, tmp_path
     assert [stem for stem, _, _ in s.figures] == ["real_play"]
     lad = ladder_frame(r, rows)
     assert lad["bid"].iloc[0] == 150 and lad["p_make"].iloc[0] == pytest.approx(np.mean(rows["open"] >= 150))
-    assert "Not measured" in real_play_section(r, tmp_path).text[-1]
-    assert "no single-dummy corpus" in real_play_section(r).text[-1]
+    assert "Not measured" in real_play_section(r, tmp_path).section.text[-1]
+    assert "no single-dummy corpus" in real_play_section(r).section.text[-1]
 
 
 def test_the_study_command_builds_and_reads_a_corpus(capsys, tmp_path):
@@ -370,7 +370,7 @@ def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monke
         monkeypatch.setattr(module, "SHIPPED", tmp_path / "sd")
     monkeypatch.setattr(si, "MIN_DEALS", 600)
     _twelve_further_deals(monkeypatch)
-    s = real_play_section(r)
+    s = real_play_section(r).section
     words = next(t for t in s.text if t.startswith("`binokel bid --play single-dummy` answers"))
     cal = sdc.sd_calibration(r, si.paired_rows(r), min_deals=600)
     a = cal.attrs

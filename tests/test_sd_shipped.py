@@ -118,6 +118,6 @@ def test_a_refit_that_differs_in_the_last_bits_reads_the_stored_answers(monkeypa
     monkeypatch.setattr(si, "fit_sd", refit_elsewhere)
     monkeypatch.setattr(calibration, "predict", recompute)
     r = load_rules("standard")
-    tables = [t for _, t in real_play_section(r).tables]
+    tables = [t for _, t in real_play_section(r).section.tables]
     assert len(tables) == 3 and len(tables[-1]) == 10  # ..., and the real-play model's ten deciles
     assert instant_calibration(r).attrs["deals"] == 9750

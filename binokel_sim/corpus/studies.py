@@ -14,14 +14,15 @@ it), never a silent fresh solve of its deals.
 >>> from binokel_sim.corpus.builder import build_corpus
 >>> d = tempfile.mkdtemp()
 >>> _ = build_corpus("four-solo", 2, d, seed=4)
->>> df, prov = study_rows("four-solo", 3, seed=4, corpus=d)
->>> len(df), prov["from_corpus"], prov["fresh"]
+>>> df, src = study_rows("four-solo", 3, seed=4, corpus=d)
+>>> len(df), src.from_corpus, src.fresh
 (3, 2, 1)
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,47 @@ STUDY_COLUMNS = ("deal", "soloist", *FEATURES, "melds_with_tapp", "melds_tapp_un
                  "subjective_took")
 #: Deals a study plays when neither ``deals`` nor a corpus says otherwise.
 DEFAULT_DEALS = 1000
+
+
+@dataclass(frozen=True)
+class StudySource:
+    """Where a study's deals came from: ``n`` deals, the first ``from_corpus`` read from a corpus, ``fresh``
+    solved afresh; the corpus's folder, rules hash, deal count and solver version where one was read (None
+    otherwise); the node budget (``solve_budget``) and query (``solve_within``) its solves used, if any.
+
+    >>> src = StudySource(n=60, from_corpus=0, fresh=60)
+    >>> src.source, src.as_dict()
+    ('fresh', {'source': 'fresh', 'n': 60, 'from_corpus': 0, 'fresh': 60})
+    """
+
+    n: int
+    from_corpus: int
+    fresh: int
+    solve_budget: int | None = None
+    solve_within: int | None = None
+    #: The corpus folder (a path) and its manifest's rules hash, deals and solver version; None without one.
+    corpus: str | None = None
+    rules_hash: str | None = None
+    corpus_deals: int | None = None
+    solver_version: str | None = None
+
+    @property
+    def source(self) -> str:
+        """``corpus`` when any deal was read from one, else ``fresh``."""
+        return "corpus" if self.from_corpus else "fresh"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form ``odds tapp --json`` and ``odds bids --json`` print: only the keys that apply."""
+        out: dict[str, Any] = {"source": self.source, "n": self.n, "from_corpus": self.from_corpus,
+                               "fresh": self.fresh}
+        if self.solve_budget is not None:
+            out["solve_budget"] = self.solve_budget
+        if self.solve_within is not None:
+            out["solve_within"] = self.solve_within
+        if self.corpus is not None:
+            out.update({"corpus": self.corpus, "rules_hash": self.rules_hash, "corpus_deals": self.corpus_deals,
+                        "solver_version": self.solver_version})
+        return out
 
 
 def _prefix(df: pd.DataFrame) -> int:
@@ -68,8 +110,8 @@ def _with_bounds(rows: pd.DataFrame) -> pd.DataFrame:
 def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str = "heuristic", *, scale=None,
                fresh: bool = False, corpus: str | os.PathLike | None = None,
                play: bool = True, solve_budget: int | None = None, least: int = 0,
-               chunk_size: int = 24, baseline: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """(study rows of deals ``0 .. deals - 1``, provenance); ``deals=None``: all of the corpus but at least
+               chunk_size: int = 24, baseline: bool = True) -> tuple[pd.DataFrame, StudySource]:
+    """(study rows of deals ``0 .. deals - 1``, where they came from); ``deals=None``: all of the corpus but at least
     ``least`` deals (the rest solved afresh), else 1000.
 
     ``play=False`` (melds only) is always computed afresh: it needs no solver. ``chunk_size``: deals per
@@ -122,39 +164,36 @@ def study_rows(rules: Rules | str, deals: int | None, seed: int = 1, policy: str
                                  solve_budget=solve_budget, chunk_size=chunk_size, baseline=baseline,
                                  solve_within=solve_within))
     df = pd.concat(parts, ignore_index=True)
-    prov: dict[str, Any] = {"source": "corpus" if k else "fresh", "n": n, "from_corpus": k, "fresh": n - k}
     budget = _budget(rules, solve_budget) if solve_within is None else solve_budget
-    if budget is not None:
-        prov["solve_budget"] = int(budget)
-    if solve_within is not None:
-        prov["solve_within"] = int(solve_within)
+    src = StudySource(n=n, from_corpus=k, fresh=n - k, solve_budget=None if budget is None else int(budget),
+                      solve_within=None if solve_within is None else int(solve_within))
     if c is not None:
-        prov.update({"corpus": os.fspath(c.path), "rules_hash": c.manifest["rules_hash"],
-                     "corpus_deals": c.manifest["deals"], "solver_version": c.manifest.get("solver_version")})
-    return df, prov
+        src = replace(src, corpus=os.fspath(c.path), rules_hash=c.manifest["rules_hash"],
+                      corpus_deals=c.manifest["deals"], solver_version=c.manifest.get("solver_version"))
+    return df, src
 
 
-def study_phases(prov: dict[str, Any]):
+def study_phases(src: StudySource):
     """Both phases of the corpus a study read (:class:`~binokel_sim.corpus.phases.PhaseRows`, its deals the
     study's ``0 .. n-1``), or None: no phase 2, or deals solved afresh beside the corpus (their bounds
     are no phase-1 rows). The study's rows and these are the same deals in the same order.
 
-    >>> study_phases({"source": "fresh", "n": 10, "fresh": 10}) is None
+    >>> study_phases(StudySource(n=10, from_corpus=0, fresh=10)) is None
     True
     """
     from .phases import load_phases
 
-    if prov.get("source") != "corpus" or prov.get("fresh") or "corpus" not in prov:
+    if src.source != "corpus" or src.fresh or src.corpus is None:
         return None
-    ph = load_phases(load_corpus(prov["corpus"], below=int(prov["n"])))
+    ph = load_phases(load_corpus(src.corpus, below=src.n))
     if ph is None:
         return None
     rows = ph.rows()
-    keep = rows.phase1["deal"].to_numpy() < int(prov["n"])
+    keep = rows.phase1["deal"].to_numpy() < src.n
     return rows.domain(keep)
 
 
-def phase2_note(prov: dict[str, Any], phases) -> str | None:
+def phase2_note(src: StudySource, phases) -> str | None:
     """The line a study prints about its corpus's phases: what joins them, or (a budgeted corpus without
     phase 2) that its double-dummy figures are bounds and the command that adds phase 2; None otherwise."""
     from .phases import phase2_command
@@ -162,7 +201,7 @@ def phase2_note(prov: dict[str, Any], phases) -> str | None:
     if phases is not None:
         return (f"two-phase figures: phase 1's bounds on {phases.n1} deals joined with phase 2's totals on the "
                 f"first {phases.n2} (solved within a bid step): point figures ± SE, n and n2")
-    if prov.get("source") == "corpus" and prov.get("solve_budget") and not prov.get("solve_within"):
-        return (f"bounds only: `{phase2_command(prov['corpus'])}` adds phase 2 (deals solved within a bid step), "
+    if src.source == "corpus" and src.solve_budget and not src.solve_within and src.corpus is not None:
+        return (f"bounds only: `{phase2_command(src.corpus)}` adds phase 2 (deals solved within a bid step), "
                 "which turns the double-dummy ranges into point figures ± SE")
     return None
