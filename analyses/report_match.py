@@ -91,7 +91,7 @@ def match_section(rules: Rules) -> Section:
                       f"{r.won_a:.1%} of the auctions (the other policy {r.won_b:.1%}) and fails {r.failed_a:.1%} of "
                       f"the contracts it wins ({r.failed_b:.1%}).")
     s.tables.append(("The match: policy A in one seat against each other policy", summary[list(SHOWN)]))
-    s.figures.append(("match", match_chart(summary, rules.name, deals, seed),
+    s.figures.append(("match", match_chart(summary, rules.display_name, deals, seed),
                       f"Gain of '{policy}' in one seat over each other policy, points a round, 95 % whiskers"))
     cal = pass_calibration(rows)
     if len(cal):

@@ -113,7 +113,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = No
         s.tables.append(("Tapp value by hand class (first row: all deals; double-dummy from both phases, n2 the "
                          "decided deals)", pd.concat([whole[t.columns], t], ignore_index=True)))
         s.figures.append(("tapp_value", chart(two_phase_distribution(study, phases),
-                                              f"Tapp value, {rules.name}, n = {len(study):,}"),
+                                              f"What the Tapp is worth, {rules.display_name}: {len(study):,} deals"),
                           f"Tapp value per deal: melds only over {len(study):,} deals, double-dummy over the "
                           f"{phases.n2} deals decided to within a bid step"))
         return TappResult(s)
@@ -154,7 +154,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = No
                      pd.concat([whole[by_class(study).columns], by_class(study)], ignore_index=True)))
     if sharp is not None:
         s.tables.append(sharp)
-    s.figures.append(("tapp_value", chart(distribution(study), f"Tapp value, {rules.name}, n = {len(study)}"),
+    s.figures.append(("tapp_value", chart(distribution(study), f"What the Tapp is worth, {rules.display_name}: {len(study):,} deals"),
                       "Tapp value per deal, melds only and double-dummy"
                       + ("" if exact else " (open deals at both ends of their range)")))
     return TappResult(s, sharpened)

@@ -44,13 +44,16 @@ WIDTH = 100
 
 
 def wrapped(text: str, width: int = WIDTH) -> str:
-    """``text`` with every line longer than ``width`` wrapped at spaces (continuations indented by four),
-    table rows and short lines as they are.
+    """``text`` with every line longer than ``width`` wrapped at spaces (continuations indented by four more
+    than the line, a comment's continuations kept comments), table rows and short lines as they are.
 
     >>> print(wrapped("going out decided by " + "the model's own estimate " * 3, width=40))
     going out decided by the model's own
         estimate the model's own estimate
         the model's own estimate
+    >>> print(wrapped("# a comment that runs on and on", width=20))
+    # a comment that
+    #     runs on and on
     """
     import textwrap
 
@@ -58,9 +61,11 @@ def wrapped(text: str, width: int = WIDTH) -> str:
     for line in text.split("\n"):
         if len(line) <= width:
             out.append(line)
-        else:
-            out += textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False,
-                                 break_on_hyphens=False)
+            continue
+        # A continuation keeps the line's own indent (and a comment's '#'), four more spaces in.
+        lead = line[:len(line) - len(line.lstrip("# " if line.startswith("#") else " "))]
+        out += textwrap.wrap(line, width, subsequent_indent=(lead.rstrip() + " " if lead.strip() else lead) + "    ",
+                             break_long_words=False, break_on_hyphens=False)
     return "\n".join(out)
 
 

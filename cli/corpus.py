@@ -16,7 +16,7 @@ from binokel_sim.exchange.candidates import POLICIES
 from binokel_sim.output import write_table
 
 from .common import (echo_json, echo_table, json_option, out_option, output_option, quiet_option, rules_option,
-                     seed_option)
+                     seed_option, wrapped)
 from .scale_options import scale_options
 from .study_options import solve_budget_option
 from .numbers import MAX_CORPUS_DEALS, MAX_POINTS, Whole
@@ -151,7 +151,7 @@ def info_cmd(folder, rules_src, out, as_json, quiet) -> None:
         echo_json({"manifest": {k: v for k, v in c.manifest.items() if k not in ("chunks", "rules_data")},
                    "headline": h})
         return
-    click.echo(render_info(c, h))
+    click.echo(wrapped(render_info(c, h)))
 
 
 def _sd_info(folder, rules_src, out, as_json: bool) -> None:

@@ -9,7 +9,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_table
 
-from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option
+from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option, wrapped
 from .scale_options import scale_options
 from .study_options import study_options
 from .numbers import Real, Whole
@@ -48,8 +48,8 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
                    "table": table.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
-    click.echo(" ".join(f"{k} {v}" for k, v in source.as_dict().items()))
+    click.echo(wrapped(" ".join(f"{k} {v}" for k, v in source.as_dict().items())))
     note = phase2_note(source, phases)
     if note:
-        click.echo(f"# {note}")
+        click.echo(wrapped(f"# {note}"))
     echo_table(table, "{:.2f}")

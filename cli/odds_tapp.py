@@ -11,7 +11,7 @@ from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_figure, write_table
 
 from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,
-                     rules_option, seed_option)
+                     rules_option, seed_option, wrapped)
 from .scale_options import scale_options
 from .study_options import study_options
 
@@ -53,16 +53,16 @@ def odds_tapp_cmd(rules, seed, deals, policy, melds_only, fresh, corpus_dir, out
                    "by_class": classes.to_dict(orient="records"), "distribution": dist.to_dict(orient="records")})
         return
     click.echo(" ".join(f"{k} {v}" for k, v in head.items()))
-    click.echo(" ".join(f"{k} {v}" for k, v in source.as_dict().items()))
+    click.echo(wrapped(" ".join(f"{k} {v}" for k, v in source.as_dict().items())))
     from binokel_sim.glossary import FIGURES
 
     for name in ("Tapp value (melds only)",) + (() if melds_only else ("Tapp value (double-dummy)",)):
-        click.echo(f"# {name}: {FIGURES[name]}")
-    click.echo("# Tapp value (melds only) / (double-dummy): not the Tapp meld gain of `binokel compare`"
-               " (melds kept - melds dealt)")
+        click.echo(wrapped(f"# {name}: {FIGURES[name]}"))
+    click.echo(wrapped("# Tapp value (melds only) / (double-dummy): not the Tapp meld gain of `binokel compare`"
+                       " (melds kept - melds dealt)"))
     note = None if melds_only else phase2_note(source, phases)
     if note:
-        click.echo(f"# {note}")
+        click.echo(wrapped(f"# {note}"))
     echo_table(overall, "{:.2f}")
     click.echo("")
     echo_table(classes, "{:.2f}")

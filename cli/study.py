@@ -66,7 +66,7 @@ def match_cmd(rules, seed, deals, policy, against, solve_budget, out, charts, ch
     if out:
         write_table(pd.DataFrame(rows._asdict()).assign(against=lambda d: [against[k] for k in d["against"]]), out)
     if charts is not None:
-        write_figure(match_chart(summary, rules.name, deals, seed), Path(charts) / f"match.{chart_format}")
+        write_figure(match_chart(summary, rules.display_name, deals, seed), Path(charts) / f"match.{chart_format}")
     head = {"rules": rules.name, "seed": seed, "deals": deals, "policy": policy, "against": list(against),
             "solve_budget_nodes": job.params.solve_budget}
     if as_json:

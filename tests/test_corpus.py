@@ -308,7 +308,8 @@ def test_refresh_under_the_same_code_changes_nothing(whole, tmp_path, capsys):
         assert (d / p.name).read_bytes() == p.read_bytes()
     assert json.loads((d / "manifest.json").read_text())["revisions"][-1]["rows"] == N
     code, out, err = run_cli(capsys, "corpus", "info", str(d))
-    (line,) = [x for x in out.splitlines() if x.startswith("  revised ")]
+    # the revision's line, its continuations (wrapped at 100 columns) joined
+    (line,) = [x for x in out.replace("\n      ", " ").splitlines() if x.startswith("  revised ")]
     assert code == 0 and ": refresh: " in line and line.endswith(f": {N} rows, 0 re-solved, 0 new estimates"), err
 
 
