@@ -39,6 +39,7 @@ from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
+from binokel_sim.evaluation.parts import CheckedRows, DealParts
 from binokel_sim.dealing.hand_input import as_counts
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Interrupted, Scale, _Progress
@@ -84,7 +85,10 @@ class HandEvaluation:
     contracts: pd.DataFrame
     p_durch: tuple[float, float]
     seconds: float
-    parts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    #: The samples (:class:`~binokel_sim.evaluation.parts.DealParts`; the threshold path's
+    #: :class:`~binokel_sim.evaluation.parts.CheckedRows`, whose rows hold proven bounds: read them through
+    #: :meth:`ladder_at`).
+    parts: DealParts | None = field(default=None, repr=False)
     #: None when safe <= ceiling; else why not (:func:`binokel_sim.evaluation.ladder.order_note`).
     order_note: str | None = None
     #: Samples asked for, and the early-stopping target (None: all samples were drawn).
@@ -111,7 +115,9 @@ class HandEvaluation:
 
         The threshold path's rows hold proven bounds, not values: never average ``parts`` directly.
         """
-        if self.deciding_bids:
+        if self.parts is None:
+            raise ValueError("ladder_at: this evaluation keeps no samples")
+        if isinstance(self.parts, CheckedRows):
             return checked.ladder(self.rules, self.parts, np.asarray(bids))
         return ladder_columns(self.rules, self.parts, np.asarray(bids))
 
@@ -213,16 +219,18 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     if progress is not None:
         bar = Reported(bar, progress, samples)
     try:
-        parts, summary, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
-                                         scale.workers, bar)
+        parts, s, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
+                                   scale.workers, bar)
     except Interrupted:
         raise EvaluationInterrupted(bar.done, samples) from None
     finally:
         bar.close()
-    n = parts["code"].shape[0]
     return HandEvaluation(
         hand=format_cards(cards_of(counts)), seat=seat, rules=rules,
-        seed=seed, settings=st, confidence=confidence, n=n, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
-        seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se,
-        deciding_bids=bids_asked, **summary,
+        seed=seed, settings=st, confidence=confidence, n=parts.n, bids=s.bids, ceiling_bid=s.ceiling_bid,
+        safe_bid=s.safe_bid, tapp_value=s.tapp_value, total_with_tapp=s.total_with_tapp,
+        total_tapp_unseen=s.total_tapp_unseen, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
+        contracts=s.contracts, p_durch=s.p_durch, seconds=time.perf_counter() - t0, parts=parts,
+        order_note=s.order_note, samples_requested=samples, se_target=se, n_exact=s.n_exact,
+        unresolved=s.unresolved, deciding_bids=bids_asked,
     )
