@@ -47,7 +47,7 @@ from binokel_sim.stats import decreasing
 from binokel_sim.cards import N_TYPES
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation.ladder import LadderSummary, contract_shares, decisions, mean_se, outcomes
-from binokel_sim.evaluation.instant_advice import InstantAdvice
+from binokel_sim.evaluation.instant_advice import InstantAdvice, Ladder
 from binokel_sim.evaluation.parts import CheckedRows, Queries
 from binokel_sim.rules import Rules, load_rules  # noqa: F401  (load_rules: the doctest)
 from binokel_sim.scoring import bid_ladder
@@ -259,7 +259,7 @@ def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray | 
     return t, np.sqrt(var)
 
 
-def ladder(rules: Rules, parts: CheckedRows, bids=None) -> dict[str, np.ndarray]:
+def ladder(rules: Rules, parts: CheckedRows, bids=None) -> Ladder:
     """The columns of :func:`binokel_sim.evaluation.ladder.ladder_columns`, by :func:`two_phase`,
     plus ``n_exact`` (the exactly solved samples behind each correction).
 
@@ -289,12 +289,12 @@ def ladder(rules: Rules, parts: CheckedRows, bids=None) -> dict[str, np.ndarray]
     p = decreasing(np.clip(p, 0.0, 1.0))
     ps = np.clip(ps, 0.0, 1.0)
     lo, hi = wilson_from_se(p, p_se, n)
-    return {
+    return Ladder.of({
         "bid": np.asarray(bids), "n": np.full(len(bids), n),
         "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": decreasing(sc), "expected_score_se": sc_se, "p_surrender": ps, "p_surrender_se": ps_se,
         "p_made_dd": decreasing(np.clip(pd_, 0.0, 1.0)), "n_exact": np.full(len(bids), m),
-    }
+    })
 
 
 def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray, hi: np.ndarray
@@ -310,13 +310,10 @@ def summary_of_thresholds(rules: Rules, parts: CheckedRows, confidence: float) -
     Tapp value and totals: the proxy of the total with the Tapp is :func:`proxy_parts`' one; of
     the total with the Tapp laid away unseen, the Tapp's card points (they go to the discards).
     """
-    import pandas as pd
-
     from binokel_sim.evaluation.bounds import total_range
 
     exact = parts.exact
-    cols = ladder(rules, parts)
-    bids = pd.DataFrame(cols)
+    bids = ladder(rules, parts).frame()
     d = decisions(rules, bids, confidence)
     px = proxy_parts(parts)
     base = parts.need("base_result")

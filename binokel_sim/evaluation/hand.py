@@ -39,6 +39,7 @@ from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
+from binokel_sim.evaluation.instant_advice import Ladder
 from binokel_sim.evaluation.parts import CheckedRows, DealParts
 from binokel_sim.dealing.hand_input import as_counts
 from binokel_sim.rules import Rules, as_rules
@@ -110,7 +111,7 @@ class HandEvaluation:
             return SURRENDER_BASIS["sampled"]
         return f"{SURRENDER_BASIS[self.settings.policy]} ({going_out_basis(self.rules)})"
 
-    def ladder_at(self, bids) -> dict[str, np.ndarray]:
+    def ladder_at(self, bids) -> Ladder:
         """The ladder's columns (P(make), E[score], ... with errors) at any ``bids``, e.g. one a calibration asks.
 
         The threshold path's rows hold proven bounds, not values: never average ``parts`` directly.

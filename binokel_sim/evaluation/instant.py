@@ -57,7 +57,7 @@ from binokel_sim.censored import impute, line_fit
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.evaluation.going_out import MODEL_FILE, EstimateError, fit_estimate_error
-from binokel_sim.evaluation.instant_advice import InstantAdvice, Ladder, ProvenBounds, TappValue
+from binokel_sim.evaluation.instant_advice import InstantAdvice, ProvenBounds, TappValue
 from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import Rules
 
@@ -215,11 +215,11 @@ class InstantModel:
             # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
             err = self.going_out_error
             upper = ladder_columns(rules, self.parts(total, "upper"), None, err)
-            cols = ladder_columns(rules, self.parts(total), upper["bid"], err)
-            lower = ladder_columns(rules, self.parts(total, "lower"), upper["bid"], err)
+            cols = ladder_columns(rules, self.parts(total), upper.bid, err)
+            lower = ladder_columns(rules, self.parts(total, "lower"), upper.bid, err)
             at = {}
             for name, b in (("lower", lower), ("upper", upper)):
-                cols[f"p_make_{name}"], cols[f"expected_score_{name}"] = b["p_make"], b["expected_score"]
+                cols = cols.with_columns(**{f"p_make_{name}": b.p_make, f"expected_score_{name}": b.expected_score})
                 at[name] = decisions(rules, b, confidence)
             bounds = ProvenBounds(at["lower"].ceiling_bid, at["lower"].safe_bid, at["upper"].ceiling_bid,
                                   at["upper"].safe_bid, self.open_share)
@@ -247,7 +247,7 @@ class InstantModel:
         if p.get("phase2_train"):  # a two-phase corpus: its decided deals in the fit
             basis += f" (the line fitted on {p['n_train']} deals, {p['phase2_train']} decided)"
         line = TappValue(tv, tse, float(tsd), int(self.provenance.get("n_tapp", n)))
-        return InstantAdvice(total=total, n=n, basis=basis, ladder=Ladder.of(cols), ceiling_bid=d.ceiling_bid,
+        return InstantAdvice(total=total, n=n, basis=basis, ladder=cols, ceiling_bid=d.ceiling_bid,
                              safe_bid=d.safe_bid, order_note=d.order_note,
                              tapp_value=self._tapp(rules, counts, seat, line, drawn),
                              surrender_decided_by=self.surrender_basis, provenance=self.provenance, bounds=bounds)

@@ -34,7 +34,7 @@ import numpy as np
 from binokel_sim.cards import N_TYPES, DECK_COUNTS
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.exchange.policy import build_candidates, choose
-from binokel_sim.evaluation.instant_advice import TappValue
+from binokel_sim.evaluation.instant_advice import Ladder, TappValue
 from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rng import counts_key
 from binokel_sim.rules import Rules
@@ -193,14 +193,12 @@ def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np
     return TappValue(float(d.mean()), float(sd / np.sqrt(draws)), sd, int(draws), "this hand's drawn Tapps")
 
 
-def rescale(cols: dict[str, np.ndarray], draws: int) -> dict[str, np.ndarray]:
-    """Ladder columns of :func:`drawn_parts` with ``n`` and the standard errors of ``draws`` deals (the
+def rescale(cols: Ladder, draws: int) -> Ladder:
+    """The ladder of :func:`drawn_parts` with ``n`` and the standard errors of ``draws`` deals (the
     pseudo-deals of one draw share its Tapp: the Tapp draws are the independent ones)."""
     n = int(cols["n"][0])
     f = np.sqrt(n / draws)
-    out = dict(cols)
-    out["n"] = np.full(len(cols["bid"]), draws)
-    for c in ("p_make_se", "expected_score_se", "p_surrender_se"):
-        out[c] = cols[c] * f
-    out["p_make_lo"], out["p_make_hi"] = wilson(np.rint(cols["p_make"] * draws), draws)
-    return out
+    lo, hi = wilson(np.rint(cols["p_make"] * draws), draws)
+    return cols.with_columns(n=np.full(len(cols), draws), **{c: cols[c] * f for c in
+                                                             ("p_make_se", "expected_score_se", "p_surrender_se")},
+                             p_make_lo=lo, p_make_hi=hi)

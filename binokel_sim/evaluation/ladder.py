@@ -40,6 +40,7 @@ import numpy as np
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.evaluation.going_out import ErrorArg, goes_out
+from binokel_sim.evaluation.instant_advice import Ladder
 from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import decreasing, wilson
@@ -112,13 +113,11 @@ def outcomes(rules: Rules, parts: DealParts, bids, error: ErrorArg = "fitted") -
 def bid_table(rules: Rules, parts: DealParts, bids: np.ndarray | None = None,
               error: ErrorArg = "fitted") -> pd.DataFrame:
     """:func:`ladder_columns` as a DataFrame."""
-    import pandas as pd
-
-    return pd.DataFrame(ladder_columns(rules, parts, bids, error))
+    return ladder_columns(rules, parts, bids, error).frame()
 
 
 def ladder_columns(rules: Rules, parts: DealParts, bids: np.ndarray | None = None,
-                   error: ErrorArg = "fitted") -> dict[str, np.ndarray]:
+                   error: ErrorArg = "fitted") -> Ladder:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
@@ -143,12 +142,12 @@ def ladder_columns(rules: Rules, parts: DealParts, bids: np.ndarray | None = Non
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
     lo, hi = wilson(made.sum(axis=0), n)
-    return {
+    return Ladder.of({
         "bid": np.asarray(bids), "n": np.full(len(bids), n), "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
         "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": decreasing(score.mean(axis=0)), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
-    }
+    })
 
 
 class Decisions(NamedTuple):
@@ -161,7 +160,8 @@ class Decisions(NamedTuple):
 
 
 def decisions(rules: Rules, cols, confidence: float) -> Decisions:
-    """Ceiling and safe bid of a ladder (columns or frame), with :func:`order_note`.
+    """Ceiling and safe bid of a ladder (a :class:`~binokel_sim.evaluation.instant_advice.Ladder`, a frame or
+    columns), with :func:`order_note`.
 
     >>> from binokel_sim.rules import load_rules
     >>> decisions(load_rules("standard"), {"bid": [150, 160], "expected_score": [20.0, -5.0],
@@ -189,7 +189,7 @@ class LadderSummary:
     :func:`binokel_sim.evaluation.checked.summary_of_thresholds` (most samples decided at a few bids).
     Each ``(mean, se)`` pair's n is the samples'."""
 
-    #: The bid ladder (:func:`ladder_columns`' columns as a frame; the threshold path adds ``n_exact``).
+    #: The bid ladder (:func:`ladder_columns` as a frame; the threshold path adds ``n_exact``).
     bids: pd.DataFrame
     #: Highest bid with E[score] > 0 (None: none).
     ceiling_bid: int | None
