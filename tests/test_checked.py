@@ -149,3 +149,21 @@ def test_stand_in_backend_answers_thresholds_exactly(few_exact):
     ev = evaluate_hand(HAND, STD, samples=40, seed=2, dd=dd, settings=EvalSettings(policy="melds", exact_every=5))
     assert np.array_equal(ev.parts.value, ev.parts.value_hi)
     assert ev.n == 40 and ev.n_exact == 8
+
+
+def test_rows_are_records_not_dicts():
+    from binokel_sim.evaluation.ladder import summary_of_exact
+    from binokel_sim.evaluation.parts import DealParts
+
+    p = DealParts.of_totals(np.array([200, 170, 0]), np.array([True, True, False]))
+    with pytest.raises(ValueError, match="no 'base_result' column"):
+        summary_of_exact(STD, p, 0.8)
+    with pytest.raises(ValueError, match="value_hi is required"):
+        CheckedRows.of(p, checked.empty_queries(3, 3), None, index=np.arange(3), exact=np.ones(3, bool),
+                       tapp_points=np.zeros(3, np.int64))
+    rows = CheckedRows.of(p, checked.empty_queries(3, 3), p.value + 5, index=np.array([2, 0, 1]),
+                          exact=np.zeros(3, bool), tapp_points=np.zeros(3, np.int64))
+    merged = checked.merge([rows.select([0]), rows.select([1, 2])], [(0, 3, {170})])
+    # Sample order, every column alike; the cells derived from the block's bids.
+    assert merged.index.tolist() == [0, 1, 2] and merged.value.tolist() == [170, 0, 200]
+    assert merged.cell_lo.tolist() == [170, 0, 170] and merged.q_trump.tolist() == [-1, -1, -1]

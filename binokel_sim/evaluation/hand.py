@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -63,6 +63,20 @@ class EvaluationInterrupted(Interrupted):
         Exception.__init__(self, f"interrupted after {done} of {total} samples: a hand evaluation keeps nothing"
                                  " (it is not resumable); ask fewer --samples, or stop early with --se")
         self.done, self.total, self.checkpoint = done, total, None
+
+
+class Share(NamedTuple):
+    """A share of the samples (e.g. of a makeable Durch) with its standard error, 95 % Wilson interval and n.
+
+    >>> Share(0.25, 0.1, 0.1, 0.5, 20)._asdict()["hi"]
+    0.5
+    """
+
+    mean: float
+    se: float
+    lo: float
+    hi: float
+    n: int
 
 
 @dataclass
@@ -122,12 +136,12 @@ class HandEvaluation:
             return checked.ladder(self.rules, self.parts, np.asarray(bids))
         return ladder_columns(self.rules, self.parts, np.asarray(bids))
 
-    def p_durch_interval(self) -> dict[str, Any]:
+    def p_durch_interval(self) -> Share:
         """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
         from binokel_sim.stats import proportion
 
         d = proportion(round(self.p_durch[0] * self.n), self.n)
-        return {"mean": d["p"], "se": d["se"], "lo": d["lo"], "hi": d["hi"], "n": self.n}
+        return Share(d["p"], d["se"], d["lo"], d["hi"], self.n)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report: all figures with n and standard errors, and the provenance."""
@@ -143,7 +157,8 @@ class HandEvaluation:
             "bids": self.bids.to_dict(orient="records"),
             "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
             "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
-            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": self.p_durch_interval(),
+            "contracts": self.contracts.to_dict(orient="records"),
+            "p_durch_makeable": self.p_durch_interval()._asdict(),
             "seconds": round(self.seconds, 3),
         }
 
