@@ -126,7 +126,8 @@ class HandEvaluation:
         return f"{SURRENDER_BASIS[self.settings.policy]} ({going_out_basis(self.rules)})"
 
     def ladder_at(self, bids) -> Ladder:
-        """The ladder's columns (P(make), E[score], ... with errors) at any ``bids``, e.g. one a calibration asks.
+        """The :class:`~binokel_sim.evaluation.instant_advice.Ladder` (P(make), E[score], ... with errors) at any
+        ``bids``, e.g. one a calibration asks.
 
         The threshold path's rows hold proven bounds, not values: never average ``parts`` directly.
         """
