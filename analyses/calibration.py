@@ -273,7 +273,7 @@ def made_outcomes(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.nd
     ladder = np.unique(bids)
     parts = parts_of(rows)
     if value is not None:
-        parts["value"] = value.astype(np.int64)
+        parts = parts.replace(value=value.astype(np.int64))
     made = outcomes(rules, parts, ladder)[0]
     return made[idx, np.searchsorted(ladder, bids)]
 

@@ -20,6 +20,7 @@ from binokel_sim.corpus.reader import find_corpus, load_corpus
 from binokel_sim.evaluation.going_out import estimate_error
 from binokel_sim.evaluation.instant import held_out
 from binokel_sim.evaluation.ladder import outcomes
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import load_rules
 
 
@@ -31,9 +32,9 @@ def gain(name: str, offsets: list[int]) -> dict:
     c = load_corpus(folder, rules)
     d = c.df[(c.df["code"] < 4) & held_out(c.df["deal"], rules.n_seats)]
     est = np.array([np.mean(s) for s in d["subjective"]])
-    parts = dict(value=d["value"].to_numpy(), took=d["took"].to_numpy(bool), code=d["code"].to_numpy(),
-                 result=d["value"].to_numpy(), special_made=np.zeros(len(d), bool),
-                 subjective=np.rint(est).astype(np.int64)[:, None], subjective_took=np.ones((len(d), 1), bool))
+    parts = DealParts(value=d["value"].to_numpy(), took=d["took"].to_numpy(bool), code=d["code"].to_numpy(),
+                      result=d["value"].to_numpy(), special_made=np.zeros(len(d), bool),
+                      subjective=np.rint(est).astype(np.int64)[:, None], subjective_took=np.ones((len(d), 1), bool))
     err = estimate_error(rules)
     if err is None:
         raise SystemExit(f"no fitted error model for {name}: binokel fit instant --rules {name} --write")

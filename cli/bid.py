@@ -100,7 +100,7 @@ def render(ev, rows: int = 40, vs=None, no_pass: str | None = None) -> str:
         f"Tapp value:  {_fmt(ev.tapp_value)}   (total {_fmt(ev.total_with_tapp)} with it,"
         f" {_fmt(ev.total_tapp_unseen)} laid away unseen, {ev.baseline_contract})",
         "contracts:   " + ", ".join(f"{r.contract} {r.share:.1%}" for r in ev.contracts.itertuples() if r.share > 0),
-        "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()),
+        "P(makeable Durch): {mean:.3f} [{lo:.3f}, {hi:.3f}] (n = {n})".format(**ev.p_durch_interval()._asdict()),
         GLOSSARY_LINE,
     ]
     return "\n".join(lines)

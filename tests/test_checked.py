@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
 from binokel_sim.contracts import is_trump
 from binokel_sim.evaluation import checked
+from binokel_sim.evaluation.parts import CheckedRows
 from binokel_sim.play.dd import DD
 from binokel_sim.scoring import points_targets
 from binokel_sim.evaluation.hand import EvalSettings, evaluate_hand
@@ -97,8 +100,8 @@ def test_threshold_path_same_numbers_any_chunking_and_workers():
                           settings=EvalSettings(policy="heuristic", chunk_size=c, exact_every=7))
             for w, c in ((1, 230), (2, 9))]
     a, b = runs
-    for k in a.parts:
-        assert np.array_equal(a.parts[k], b.parts[k]), k
+    for f in fields(a.parts):
+        assert np.array_equal(getattr(a.parts, f.name), getattr(b.parts, f.name)), f.name
     assert a.bids.equals(b.bids) and a.deciding_bids == b.deciding_bids
     assert a.n_exact == 33 and a.bids["n"].eq(230).all()
     # The bids asked per block: the last block's are the ones the estimate decides by.
@@ -114,17 +117,18 @@ def test_real_solver_thresholds_decide_the_bids_as_the_exact_values_do(few_exact
     hand = "EA EA E10 EK EO GA HA SA S10"
     ex = evaluate_hand(hand, rules, settings=EvalSettings(policy="heuristic", exact_every=1), **kw)
     th = evaluate_hand(hand, rules, settings=EvalSettings(policy="heuristic", exact_every=3), **kw)
-    v, pv = ex.parts["value"], th.parts
-    assert pv["exact"].tolist() == [True, False, False, True, False, False]
-    assert np.array_equal(pv["value"][pv["exact"]], v[pv["exact"]])
-    trump = is_trump(pv["code"])
-    assert np.array_equal(pv["q_trump"] >= 0, trump & ~pv["exact"]) and (trump & ~pv["exact"]).sum() >= 2
+    v, pv = ex.parts.value, th.parts
+    assert isinstance(pv, CheckedRows) and not isinstance(ex.parts, CheckedRows)
+    assert pv.exact.tolist() == [True, False, False, True, False, False]
+    assert np.array_equal(pv.value[pv.exact], v[pv.exact])
+    trump = is_trump(pv.code)
+    assert np.array_equal(pv.q_trump >= 0, trump & ~pv.exact) and (trump & ~pv.exact).sum() >= 2
     # Threshold rows: the proven interval holds the exact total, and the cell is the one the value gives.
-    assert ((pv["value"] <= v) & (v <= pv["value_hi"]))[~pv["exact"]].all()
+    assert ((pv.value <= v) & (v <= pv.hi))[~pv.exact].all()
     for b0, b1, *bids in th.deciding_bids:
-        sel = (pv["index"] >= b0) & (pv["index"] < b1) & trump
-        lo, hi = checked.cells(bids, v[sel], v[sel], ex.parts["took"][sel])
-        assert np.array_equal(pv["cell_lo"][sel], lo) and np.array_equal(pv["cell_hi"][sel], hi)
+        sel = (pv.index >= b0) & (pv.index < b1) & trump
+        lo, hi = checked.cells(bids, v[sel], v[sel], ex.parts.took[sel])
+        assert np.array_equal(pv.cell_lo[sel], lo) and np.array_equal(pv.cell_hi[sel], hi)
 
 
 def test_bad_settings():
@@ -143,5 +147,23 @@ def test_stand_in_backend_answers_thresholds_exactly(few_exact):
     # A DD with only exact points decides every bid: value == value_hi, and the cells follow.
     dd = DD(points=TOY.points, specials=TOY.specials)
     ev = evaluate_hand(HAND, STD, samples=40, seed=2, dd=dd, settings=EvalSettings(policy="melds", exact_every=5))
-    assert np.array_equal(ev.parts["value"], ev.parts["value_hi"])
+    assert np.array_equal(ev.parts.value, ev.parts.value_hi)
     assert ev.n == 40 and ev.n_exact == 8
+
+
+def test_rows_are_records_not_dicts():
+    from binokel_sim.evaluation.ladder import summary_of_exact
+    from binokel_sim.evaluation.parts import DealParts
+
+    p = DealParts.of_totals(np.array([200, 170, 0]), np.array([True, True, False]))
+    with pytest.raises(ValueError, match="no 'base_result' column"):
+        summary_of_exact(STD, p, 0.8)
+    with pytest.raises(ValueError, match="value_hi is required"):
+        CheckedRows.of(p, checked.empty_queries(3, 3), None, index=np.arange(3), exact=np.ones(3, bool),
+                       tapp_points=np.zeros(3, np.int64))
+    rows = CheckedRows.of(p, checked.empty_queries(3, 3), p.value + 5, index=np.array([2, 0, 1]),
+                          exact=np.zeros(3, bool), tapp_points=np.zeros(3, np.int64))
+    merged = checked.merge([rows.select([0]), rows.select([1, 2])], [(0, 3, {170})])
+    # Sample order, every column alike; the cells derived from the block's bids.
+    assert merged.index.tolist() == [0, 1, 2] and merged.value.tolist() == [170, 0, 200]
+    assert merged.cell_lo.tolist() == [170, 0, 170] and merged.q_trump.tolist() == [-1, -1, -1]

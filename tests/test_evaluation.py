@@ -6,6 +6,8 @@ stand-in (the side's card points in hand + 5 per trump held + earned melds), so 
 plumbing is checked exactly and fast; ``test_real_solver_*`` runs the real solver.
 """
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 import pandas as pd
@@ -57,8 +59,8 @@ def test_known_deal_equals_direct_computation():
     melds = int(meld_total(kept, best.trump, STD.meld_array()))
     toy = int(kept.astype(np.int64) @ CARD_POINTS) + 5 * int(kept[best.trump * 6: best.trump * 6 + 6].sum()) + melds
     total = best.discard_points + toy
-    assert ev.parts["value"].tolist() == [total] * 3
-    assert ev.parts["code"].tolist() == [best.trump] * 3
+    assert ev.parts.value.tolist() == [total] * 3
+    assert ev.parts.code.tolist() == [best.trump] * 3
     row = ev.bids.set_index("bid")
     for bid, p in row["p_make"].items():
         assert p == (1.0 if total >= bid else 0.0)
@@ -90,10 +92,10 @@ def test_same_seed_same_numbers_any_chunking_and_workers():
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
     c = evaluate_hand(HAND, STD, samples=30, seed=10, policy="sampled", dd=TOY, scale=Scale(workers=2),
                       settings=EvalSettings(inner=2, top_k=2, chunk_size=7))
-    for k in a.parts:
-        assert np.array_equal(a.parts[k], b.parts[k]), k
+    for f in fields(a.parts):
+        assert np.array_equal(getattr(a.parts, f.name), getattr(b.parts, f.name)), f.name
     assert a.bids.equals(b.bids)
-    assert not np.array_equal(a.parts["value"], c.parts["value"])
+    assert not np.array_equal(a.parts.value, c.parts.value)
 
 
 def test_sampled_policy_follows_double_dummy_estimate():
@@ -164,11 +166,11 @@ def test_real_solver_known_deal_equals_direct_computation():
     ev = evaluate_hand(cards[0], rules, samples=1, seed=1, policy="melds",
                        predealt={"tapp": cards[4], 1: cards[1], 2: cards[2], 3: cards[3]})
     best = cheap_candidates(cards[0], cards[4], rules, "melds")[0]
-    assert best.contract == "trump" and ev.parts["code"].tolist() == [best.trump]
+    assert best.contract == "trump" and ev.parts.code.tolist() == [best.trump]
     counts = np.stack([counts_of(best.kept)] + [counts_of(cards[s]) for s in (1, 2, 3)])[None]
     dd = max_points_batch(counts, np.array([best.trump], np.int8), np.array([0], np.int8), np.array([1], np.uint8),
                           np.array([[best.melds, 0, 0, 0]], np.int32), 10)
-    assert ev.parts["value"].tolist() == [best.discard_points + int(dd[0])]
+    assert ev.parts.value.tolist() == [best.discard_points + int(dd[0])]
     assert 0 <= dd[0] <= 240 + 10 + best.melds
 
 
@@ -190,10 +192,9 @@ def test_choose_exchange_single_hand():
 
 
 def _parts(value, took, subj):
-    value = np.array(value)
-    return dict(value=value, took=np.array(took), code=np.zeros(len(value), dtype=np.int64),
-                special_made=np.zeros(len(value), dtype=bool), subjective=np.array(subj)[:, None],
-                subjective_took=np.ones((len(value), 1), dtype=bool), result=value)
+    from binokel_sim.evaluation.parts import DealParts
+
+    return DealParts.of_totals(np.array(value), np.array(took), estimate=np.array(subj))
 
 
 def test_ladder_counts_a_surrender_as_not_made_hand_checked():
@@ -230,7 +231,7 @@ def test_safe_above_ceiling_only_below_the_loss_bound_and_explained():
 def test_settings_decide_the_policy_and_a_conflict_is_an_error():
     a = evaluate_hand(HAND, STD, samples=6, seed=2, settings=EvalSettings(policy="melds"), dd=TOY)
     b = evaluate_hand(HAND, STD, samples=6, seed=2, policy="melds", dd=TOY)
-    assert a.settings.policy == "melds" and a.parts["value"].tolist() == b.parts["value"].tolist()
+    assert a.settings.policy == "melds" and a.parts.value.tolist() == b.parts.value.tolist()
     with pytest.raises(InputError, match="contradicts settings.policy 'melds'"):
         evaluate_hand(HAND, STD, samples=6, policy="sampled", settings=EvalSettings(policy="melds"), dd=TOY)
     with pytest.raises(InputError, match="checkpoint"):

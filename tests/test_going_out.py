@@ -9,6 +9,7 @@ from binokel_sim.corpus.reader import load_corpus, shipped_root
 from binokel_sim.evaluation.going_out import EstimateError, estimate_error, fit_estimate_error, goes_out
 from binokel_sim.evaluation.instant import held_out, load_instant
 from binokel_sim.evaluation.ladder import outcomes
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import load_rules
 
 STD = load_rules("standard")
@@ -71,12 +72,12 @@ def test_fitted_rule_beats_face_value_on_held_out_deals():
     d = c.df[(c.df["code"] < 4) & held_out(c.df["deal"], 3)]
     est = np.array([np.mean(s) for s in d["subjective"]])
     bids = np.maximum(150, (np.round(est / 10) * 10 + 10).astype(np.int64))
-    parts = dict(value=d["value"].to_numpy(), took=d["took"].to_numpy(bool), code=d["code"].to_numpy(),
-                 result=d["value"].to_numpy(), special_made=np.zeros(len(d), bool),
-                 subjective=np.rint(est).astype(np.int64)[:, None], subjective_took=np.ones((len(d), 1), bool))
+    parts = DealParts(value=d["value"].to_numpy(), took=d["took"].to_numpy(bool), code=d["code"].to_numpy(),
+                      result=d["value"].to_numpy(), special_made=np.zeros(len(d), bool),
+                      subjective=np.rint(est).astype(np.int64)[:, None], subjective_took=np.ones((len(d), 1), bool))
     scores = {}
     for key, err in (("face", None), ("fitted", estimate_error(STD))):
-        s = np.array([outcomes(STD, {k: v[i:i + 1] for k, v in parts.items()}, bids[i:i + 1], err)[1][0, 0]
+        s = np.array([outcomes(STD, parts.select(slice(i, i + 1)), bids[i:i + 1], err)[1][0, 0]
                       for i in range(0, len(d), 7)])
         scores[key] = s
     gain = scores["fitted"] - scores["face"]

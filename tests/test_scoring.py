@@ -5,6 +5,7 @@ import pytest
 
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.hand import bid_table
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import load_rules
 from binokel_sim.scoring import (PlayedDeal, bid_ladder, bid_outcomes, contract_score, round_points, score_deal,
                                  special_score, surrender_choice, surrender_credit, surrender_score)
@@ -202,8 +203,7 @@ def test_bid_table_expected_score_hand_checked():
     # Three deals, totals 200 / 170 / 0 (no trick); the soloist's own estimate is exact (M = 1).
     value = np.array([200, 170, 0])
     took = np.array([True, True, False])
-    parts = dict(value=value, took=took, code=np.zeros(3, dtype=np.int64), special_made=np.zeros(3, dtype=bool),
-                 subjective=value[:, None], subjective_took=took[:, None], result=value)
+    parts = DealParts.of_totals(value, took)
     t = bid_table(STD, parts, bids=np.array([150, 180, 210]))
     assert t["p_make"].tolist() == pytest.approx([2 / 3, 1 / 3, 0.0])
     # bid 150: 200, 170 made; deal 3 goes out (-150 beats -300): (200 + 170 - 150) / 3.

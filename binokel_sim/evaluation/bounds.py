@@ -28,6 +28,7 @@ import numpy as np
 
 from binokel_sim.cards import CARD_POINTS, DECK_COUNTS
 from binokel_sim.rules import Rules
+from binokel_sim.evaluation.parts import DealParts
 
 
 def _specials(rules: Rules) -> list[int]:
@@ -81,7 +82,7 @@ def score_range(rules: Rules, bids) -> tuple[np.ndarray, np.ndarray]:
     return low, np.full(b.shape, total_range(rules)[1], dtype=np.int64)
 
 
-def row_outcome_bounds(rules: Rules, parts: dict[str, np.ndarray], bids) -> tuple[tuple, tuple]:
+def row_outcome_bounds(rules: Rules, parts: DealParts, bids) -> tuple[tuple, tuple]:
     """Per row and bid, the lowest and the highest (made, score, went out, made double-dummy) the
     row's proven interval of totals allows (``value`` .. ``value_hi``; a trick unproven where the
     upper bound is positive): two tuples of arrays [n, len(bids)] as
@@ -90,10 +91,9 @@ def row_outcome_bounds(rules: Rules, parts: dict[str, np.ndarray], bids) -> tupl
     from binokel_sim.contracts import is_trump
     from binokel_sim.evaluation.ladder import outcomes
 
-    hi_value = parts.get("value_hi", parts["value"])
-    trump = is_trump(parts["code"])
-    upper = dict(parts)
-    upper["value"] = np.where(trump, hi_value, parts["value"])
-    upper["took"] = np.where(trump, parts["took"] | (hi_value > 0), parts["took"])
-    upper["result"] = np.where(trump, hi_value, parts["result"])
+    hi_value = parts.hi
+    trump = is_trump(parts.code)
+    upper = parts.replace(value=np.where(trump, hi_value, parts.value),
+                          took=np.where(trump, parts.took | (hi_value > 0), parts.took),
+                          result=np.where(trump, hi_value, parts.result))
     return outcomes(rules, parts, bids), outcomes(rules, upper, bids)

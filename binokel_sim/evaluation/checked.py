@@ -38,7 +38,7 @@ so workers and chunk size never change a number.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -46,8 +46,9 @@ from binokel_sim.stats import decreasing
 
 from binokel_sim.cards import N_TYPES
 from binokel_sim.contracts import is_trump
-from binokel_sim.evaluation.ladder import contract_shares, decisions, mean_se, outcomes
-from binokel_sim.evaluation.instant_advice import InstantAdvice
+from binokel_sim.evaluation.ladder import LadderSummary, contract_shares, decisions, mean_se, outcomes
+from binokel_sim.evaluation.instant_advice import InstantAdvice, Ladder
+from binokel_sim.evaluation.parts import CheckedRows, Queries
 from binokel_sim.rules import Rules, load_rules  # noqa: F401  (load_rules: the doctest)
 from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import wilson_from_se
@@ -56,8 +57,6 @@ from binokel_sim.stats import wilson_from_se
 BLOCK = 100
 #: Where no instant model exists, the first block is decided on this grid of bids (50-point steps).
 PILOT_STEP = 50
-#: Columns :func:`merge` derives from the others (recomputed whenever blocks gain bids).
-DERIVED = ("cell_lo", "cell_hi", "open")
 #: A cell's open top (no deciding bid above the value).
 TOP = 1 << 20
 #: Rows per task when earlier samples are asked new bids (small, as ``EvalSettings.chunk_size``).
@@ -103,20 +102,19 @@ def cells(bids, value: np.ndarray, value_hi: np.ndarray, took: np.ndarray) -> tu
     return lo, hi
 
 
-def empty_queries(n: int, seats: int) -> dict[str, np.ndarray]:
-    """The per-row query columns (``q_*``) of ``n`` rows with nothing asked (``q_trump`` -1)."""
-    return {"q_counts": np.zeros((n, seats, N_TYPES), dtype=np.uint8), "q_trump": np.full(n, -1, dtype=np.int8),
-            "q_bonus": np.zeros((n, seats), dtype=np.int32), "q_outside": np.zeros(n, dtype=np.int64),
-            "q_disc": np.zeros(n, dtype=np.int64)}
+def empty_queries(n: int, seats: int) -> Queries:
+    """The :class:`~binokel_sim.evaluation.parts.Queries` of ``n`` rows with nothing asked (``trump`` -1)."""
+    return Queries(counts=np.zeros((n, seats, N_TYPES), dtype=np.uint8), trump=np.full(n, -1, dtype=np.int8),
+                   bonus=np.zeros((n, seats), dtype=np.int32), outside=np.zeros(n, dtype=np.int64),
+                   disc=np.zeros(n, dtype=np.int64))
 
 
-def queries_of(keep: dict, n: int, seats: int) -> dict[str, np.ndarray]:
-    """The ``q_*`` columns of ``n`` rows from a back end's ``keep`` (:class:`binokel_sim.play.dd.DD`)."""
+def queries_of(keep: dict, n: int, seats: int) -> Queries:
+    """The questions of ``n`` rows from a back end's ``keep`` (:class:`binokel_sim.play.dd.DD`)."""
     q = empty_queries(n, seats)
     rows = keep["rows"]
-    for col, key in (("q_counts", "counts"), ("q_trump", "trump"), ("q_bonus", "bonus"), ("q_outside", "outside"),
-                     ("q_disc", "disc")):
-        q[col][rows] = keep[key]
+    for col, key in zip(q, Queries._fields):
+        col[rows] = keep[key]
     return q
 
 
@@ -135,7 +133,7 @@ class RefinePlan(NamedTuple):
         self.apply(run_chunks(self.ask, self.tasks, workers=workers))
 
 
-def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, targets,
+def refine_plan(rules: Rules, seat: int, parts: CheckedRows, bids, targets,
                 points=None) -> RefinePlan | None:
     """How every threshold row gets decided at ``bids`` too (in place, by the plan's ``apply``): a row is
     asked only the bids inside its cell (the others its earlier answers decide); ``None`` when no row needs
@@ -146,16 +144,16 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
     from binokel_sim.scoring import points_targets, round_points
 
     b = np.asarray(sorted(bids), dtype=np.int64)
-    inside = (parts["cell_lo"][:, None] < b[None, :]) & (b[None, :] <= parts["cell_hi"][:, None])
-    rows = np.nonzero(~parts["exact"] & (parts["q_trump"] >= 0) & inside.any(axis=1))[0]
+    inside = (parts.cell_lo[:, None] < b[None, :]) & (b[None, :] <= parts.cell_hi[:, None])
+    rows = np.nonzero(~parts.exact & (parts.q_trump >= 0) & inside.any(axis=1))[0]
     if rows.size == 0:
         return None
-    tg = points_targets(rules, parts["q_outside"][rows], parts["q_disc"][rows], b)
+    tg = points_targets(rules, parts.q_outside[rows], parts.q_disc[rows], b)
     first = tg[np.arange(rows.size), inside[rows].argmax(axis=1)]
     tg = np.where(inside[rows], tg, first[:, None])  # a bid the cell decides is not asked again
     lead = np.full(rows.size, first_leader(rules, seat, 0), dtype=np.int8)
     side = np.full(rows.size, rules.layout.side_masks[seat], dtype=np.uint8)
-    args = (parts["q_counts"][rows], parts["q_trump"][rows], lead, side, parts["q_bonus"][rows],
+    args = (parts.q_counts[rows], parts.q_trump[rows], lead, side, parts.q_bonus[rows],
             int(rules.play.last_trick))
 
     def ask(c: Chunk) -> tuple[np.ndarray, np.ndarray]:
@@ -168,18 +166,19 @@ def refine_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], bids, tar
     def apply(got: list[tuple[np.ndarray, np.ndarray]]) -> None:
         lo = np.concatenate([g[0] for g in got]).astype(np.int64)
         hi = np.concatenate([g[1] for g in got]).astype(np.int64)
-        out, dp = parts["q_outside"][rows], parts["q_disc"][rows]
-        value = np.maximum(parts["value"][rows], out + round_points(dp + lo, rules))
-        took = parts["took"][rows] | (lo > 0)
-        value_hi = np.minimum(parts["value_hi"][rows], out + round_points(dp + hi, rules))
-        parts["value"][rows], parts["took"][rows], parts["value_hi"][rows] = value, took, value_hi
-        parts["result"][rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
+        out, dp = parts.q_outside[rows], parts.q_disc[rows]
+        value = np.maximum(parts.value[rows], out + round_points(dp + lo, rules))
+        took = parts.took[rows] | (lo > 0)
+        value_hi = np.minimum(parts.hi[rows], out + round_points(dp + hi, rules))
+        # In place: the rows' arrays are the same objects the next :func:`merge` reads.
+        parts.value[rows], parts.took[rows], parts.hi[rows] = value, took, value_hi
+        parts.result[rows] = value  # the cells follow in the next :func:`merge`, with the bids added to the blocks
 
     tasks = [Chunk(i, s, min(s + REFINE_ROWS, rows.size)) for i, s in enumerate(range(0, rows.size, REFINE_ROWS))]
     return RefinePlan(tasks, ask, apply)
 
 
-def widen_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, points=None):
+def widen_plan(rules: Rules, seat: int, parts: CheckedRows, blocks, bids, targets, points=None):
     """``(blocks with bids added, the refine plan or None)``; the same list (and None) when every block
     holds ``bids`` already. Apply the plan before the next :func:`merge` of ``parts``."""
     new = set(bids)
@@ -188,7 +187,7 @@ def widen_plan(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bi
     return [(x0, x1, bs | new) for x0, x1, bs in blocks], refine_plan(rules, seat, parts, new, targets, points)
 
 
-def widen(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, targets, workers: int | None = 1,
+def widen(rules: Rules, seat: int, parts: CheckedRows, blocks, bids, targets, workers: int | None = 1,
           points=None):
     """``blocks`` (``(start, stop, bids)``) all decided at ``bids`` too: the samples are asked what their cells
     leave open (:func:`refine_plan`, in place). The same list when every block holds ``bids`` already."""
@@ -198,38 +197,34 @@ def widen(rules: Rules, seat: int, parts: dict[str, np.ndarray], blocks, bids, t
     return widened
 
 
-def merge(chunks: list[dict[str, np.ndarray]], blocks) -> dict[str, np.ndarray]:
+def merge(chunks: list[CheckedRows], blocks) -> CheckedRows:
     """Rows of ``chunks`` in sample order, with each row's cell of the bids its block was decided at
     (``blocks``: ``(start, stop, bids)``; an exact row's cell follows from its value the same way)."""
-    order = np.argsort(np.concatenate([c["index"] for c in chunks]), kind="stable")
-    parts = {k: np.concatenate([c[k] for c in chunks])[order] for k in chunks[0] if k not in DERIVED}
-    parts["cell_lo"] = np.zeros(order.size, dtype=np.int64)
-    parts["cell_hi"] = np.zeros(order.size, dtype=np.int64)
-    parts["open"] = parts["value"] < parts["value_hi"]
-    trump = is_trump(parts["code"])
+    rows = CheckedRows.concat(chunks)
+    rows = rows.select(np.argsort(rows.index, kind="stable"))
+    cell_lo, cell_hi = np.zeros(rows.n, dtype=np.int64), np.zeros(rows.n, dtype=np.int64)
+    open_ = rows.value < rows.hi
+    trump = is_trump(rows.code)
     for b0, b1, bids in blocks:
-        sel = (parts["index"] >= b0) & (parts["index"] < b1)
+        sel = (rows.index >= b0) & (rows.index < b1)
         b = np.asarray(sorted(bids), dtype=np.int64)
-        v, hi, took = parts["value"][sel], parts["value_hi"][sel], parts["took"][sel]
-        parts["cell_lo"][sel], parts["cell_hi"][sel] = cells(b, v, hi, took)
+        v, hi, took = rows.value[sel], rows.hi[sel], rows.took[sel]
+        cell_lo[sel], cell_hi[sel] = cells(b, v, hi, took)
         # A budget cut: a bid neither proven made nor failed (an exact row: any interval left).
         undecided = (~(took[:, None] & (v[:, None] >= b)) & (hi[:, None] >= b)).any(axis=1)
-        parts["open"][sel] = trump[sel] & np.where(parts["exact"][sel], v < hi, undecided)
-    return parts
+        open_[sel] = trump[sel] & np.where(rows.exact[sel], v < hi, undecided)
+    return rows.replace(cell_lo=cell_lo, cell_hi=cell_hi, open=open_)
 
 
-def proxy_parts(parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def proxy_parts(parts: CheckedRows) -> CheckedRows:
     """``parts`` with each trump row's total replaced by the policy's estimate clipped into its cell."""
-    trump = is_trump(parts["code"])
-    subj = parts["subjective"].astype(np.float64).mean(axis=1)
-    v = np.clip(np.rint(subj).astype(np.int64), parts["cell_lo"], parts["cell_hi"])
+    trump = is_trump(parts.code)
+    subj = parts.subjective.astype(np.float64).mean(axis=1)
+    v = np.clip(np.rint(subj).astype(np.int64), parts.cell_lo, parts.cell_hi)
     # A made bid of B proves a trick; below every bid of B the policy's own view decides.
-    took = (parts["cell_lo"] > 0) | (parts["subjective_took"].mean(axis=1) >= 0.5)
-    out = dict(parts)
-    out["value"] = np.where(trump, v, parts["value"])
-    out["took"] = np.where(trump, took, parts["took"])
-    out["result"] = np.where(trump, v, parts["result"])
-    return out
+    took = (parts.cell_lo > 0) | (parts.subjective_took.mean(axis=1) >= 0.5)
+    return parts.replace(value=np.where(trump, v, parts.value), took=np.where(trump, took, parts.took),
+                         result=np.where(trump, v, parts.result))
 
 
 def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray | None = None,
@@ -264,11 +259,7 @@ def two_phase(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray | 
     return t, np.sqrt(var)
 
 
-def _rows(parts: dict[str, np.ndarray], sel: np.ndarray) -> dict[str, np.ndarray]:
-    return {k: v[sel] for k, v in parts.items()}
-
-
-def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, np.ndarray]:
+def ladder(rules: Rules, parts: CheckedRows, bids=None) -> Ladder:
     """The columns of :func:`binokel_sim.evaluation.ladder.ladder_columns`, by :func:`two_phase`,
     plus ``n_exact`` (the exactly solved samples behind each correction).
 
@@ -281,29 +272,29 @@ def ladder(rules: Rules, parts: dict[str, np.ndarray], bids=None) -> dict[str, n
     """
     from binokel_sim.evaluation.bounds import row_outcome_bounds
 
-    exact = parts["exact"]
+    exact = parts.exact
     px = proxy_parts(parts)
     if bids is None:
-        ok = is_trump(px["code"]) & px["took"]
-        top = int(max(px["value"][ok].max(initial=0), parts["value"][exact & ok].max(initial=0)))
+        ok = is_trump(px.code) & px.took
+        top = int(max(px.value[ok].max(initial=0), parts.value[exact & ok].max(initial=0)))
         step = rules.bidding.bid_step
         bids = bid_ladder(rules, max(-(-top // step) * step + step, rules.bidding.min_bid))
     bids = np.sort(np.asarray(bids, dtype=np.int64))
     n, m = exact.shape[0], int(exact.sum())
     xs = outcomes(rules, px, bids)
-    ys = outcomes(rules, _rows(parts, exact), bids)
+    ys = outcomes(rules, parts.select(exact), bids)
     lows, highs = row_outcome_bounds(rules, parts, bids)
     (p, p_se), (sc, sc_se), (ps, ps_se), (pd_, _) = (two_phase(a, b, exact, lo, hi)
                                                       for a, b, lo, hi in zip(xs, ys, lows, highs))
     p = decreasing(np.clip(p, 0.0, 1.0))
     ps = np.clip(ps, 0.0, 1.0)
     lo, hi = wilson_from_se(p, p_se, n)
-    return {
+    return Ladder.of({
         "bid": np.asarray(bids), "n": np.full(len(bids), n),
         "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": decreasing(sc), "expected_score_se": sc_se, "p_surrender": ps, "p_surrender_se": ps_se,
         "p_made_dd": decreasing(np.clip(pd_, 0.0, 1.0)), "n_exact": np.full(len(bids), m),
-    }
+    })
 
 
 def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray, hi: np.ndarray
@@ -312,37 +303,36 @@ def _figure(x: np.ndarray, y: np.ndarray, exact: np.ndarray, lo: np.ndarray, hi:
     return float(t[0]), float(se[0])
 
 
-def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
-    """What :func:`binokel_sim.evaluation.ladder.summarise` gives, from threshold rows and exact ones
+def summary_of_thresholds(rules: Rules, parts: CheckedRows, confidence: float) -> LadderSummary:
+    """What :func:`binokel_sim.evaluation.ladder.summary_of_exact` gives, from threshold rows and exact ones
     (merged by :func:`merge`).
 
     Tapp value and totals: the proxy of the total with the Tapp is :func:`proxy_parts`' one; of
     the total with the Tapp laid away unseen, the Tapp's card points (they go to the discards).
     """
-    import pandas as pd
-
     from binokel_sim.evaluation.bounds import total_range
 
-    exact = parts["exact"]
-    cols = ladder(rules, parts)
-    bids = pd.DataFrame(cols)
+    exact = parts.exact
+    bids = ladder(rules, parts).frame()
+    d = decisions(rules, bids, confidence)
     px = proxy_parts(parts)
-    ye = _rows(parts, exact)
-    x_with = px["result"].astype(np.float64)
-    x_base = parts["tapp_points"].astype(np.float64)
+    base = parts.need("base_result")
+    ye_result, ye_base = parts.result[exact], base[exact]
+    x_with = px.result.astype(np.float64)
+    x_base = parts.tapp_points.astype(np.float64)
     # Proven ranges: the total with the Tapp from the row's interval; without it (solved on the exact rows
     # only) anything the scoring allows.
     low, high = total_range(rules)
-    with_lo = parts["result"].astype(np.float64)
-    with_hi = np.where(is_trump(parts["code"]), parts.get("value_hi", parts["value"]), parts["result"]).astype(float)
-    base_lo = np.where(exact, parts["base_result"], low).astype(np.float64)
-    base_hi = np.where(exact, parts["base_result"], high).astype(np.float64)
-    return dict(
-        bids=bids, **decisions(rules, bids, confidence),
-        tapp_value=_figure(x_with - x_base, (ye["result"] - ye["base_result"]).astype(np.float64), exact,
+    with_lo = parts.result.astype(np.float64)
+    with_hi = np.where(is_trump(parts.code), parts.hi, parts.result).astype(float)
+    base_lo = np.where(exact, base, low).astype(np.float64)
+    base_hi = np.where(exact, base, high).astype(np.float64)
+    return LadderSummary(
+        bids=bids, ceiling_bid=d.ceiling_bid, safe_bid=d.safe_bid, order_note=d.order_note,
+        tapp_value=_figure(x_with - x_base, (ye_result - ye_base).astype(np.float64), exact,
                            with_lo - base_hi, with_hi - base_lo),
-        total_with_tapp=_figure(x_with, ye["result"].astype(np.float64), exact, with_lo, with_hi),
-        total_tapp_unseen=_figure(x_base, ye["base_result"].astype(np.float64), exact, base_lo, base_hi),
-        contracts=contract_shares(parts["code"]), p_durch=mean_se(parts["durch"]), n_exact=int(exact.sum()),
-        unresolved=float(parts["open"].mean()),
+        total_with_tapp=_figure(x_with, ye_result.astype(np.float64), exact, with_lo, with_hi),
+        total_tapp_unseen=_figure(x_base, ye_base.astype(np.float64), exact, base_lo, base_hi),
+        contracts=contract_shares(parts.code), p_durch=mean_se(parts.need("durch")), n_exact=int(exact.sum()),
+        unresolved=float(parts.open.mean()),
     )

@@ -20,6 +20,7 @@ from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.dealing.dealer import seat_slices
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation import EXACT_EVERY
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.play.dd import DD, solve_rows
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.exchange.views import exchange_views
@@ -116,6 +117,12 @@ class PlayedDeals:
     def columns(self) -> dict[str, np.ndarray]:
         """The arrays by name, for code that gathers or extends them as a table's columns."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def parts(self) -> DealParts:
+        """What the bid ladder reads of these deals (:class:`~binokel_sim.evaluation.parts.DealParts`)."""
+        return DealParts(value=self.value, took=self.took, code=self.code, special_made=self.special_made,
+                         result=self.result, subjective=self.subjective, subjective_took=self.subjective_took,
+                         base_result=self.base_result, durch=self.durch)
 
 
 def _special_made(code: np.ndarray, value: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,8 @@ from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
 from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
+from binokel_sim.evaluation.instant_advice import Ladder
+from binokel_sim.evaluation.parts import CheckedRows, DealParts
 from binokel_sim.dealing.hand_input import as_counts
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Interrupted, Scale, _Progress
@@ -63,6 +65,20 @@ class EvaluationInterrupted(Interrupted):
         self.done, self.total, self.checkpoint = done, total, None
 
 
+class Share(NamedTuple):
+    """A share of the samples (e.g. of a makeable Durch) with its standard error, 95 % Wilson interval and n.
+
+    >>> Share(0.25, 0.1, 0.1, 0.5, 20)._asdict()["hi"]
+    0.5
+    """
+
+    mean: float
+    se: float
+    lo: float
+    hi: float
+    n: int
+
+
 @dataclass
 class HandEvaluation:
     """Everything ``binokel bid`` reports for one hand (see :func:`evaluate_hand`)."""
@@ -84,7 +100,10 @@ class HandEvaluation:
     contracts: pd.DataFrame
     p_durch: tuple[float, float]
     seconds: float
-    parts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    #: The samples (:class:`~binokel_sim.evaluation.parts.DealParts`; the threshold path's
+    #: :class:`~binokel_sim.evaluation.parts.CheckedRows`, whose rows hold proven bounds: read them through
+    #: :meth:`ladder_at`).
+    parts: DealParts | None = field(default=None, repr=False)
     #: None when safe <= ceiling; else why not (:func:`binokel_sim.evaluation.ladder.order_note`).
     order_note: str | None = None
     #: Samples asked for, and the early-stopping target (None: all samples were drawn).
@@ -106,21 +125,24 @@ class HandEvaluation:
             return SURRENDER_BASIS["sampled"]
         return f"{SURRENDER_BASIS[self.settings.policy]} ({going_out_basis(self.rules)})"
 
-    def ladder_at(self, bids) -> dict[str, np.ndarray]:
-        """The ladder's columns (P(make), E[score], ... with errors) at any ``bids``, e.g. one a calibration asks.
+    def ladder_at(self, bids) -> Ladder:
+        """The :class:`~binokel_sim.evaluation.instant_advice.Ladder` (P(make), E[score], ... with errors) at any
+        ``bids``, e.g. one a calibration asks.
 
         The threshold path's rows hold proven bounds, not values: never average ``parts`` directly.
         """
-        if self.deciding_bids:
+        if self.parts is None:
+            raise ValueError("ladder_at: this evaluation keeps no samples")
+        if isinstance(self.parts, CheckedRows):
             return checked.ladder(self.rules, self.parts, np.asarray(bids))
         return ladder_columns(self.rules, self.parts, np.asarray(bids))
 
-    def p_durch_interval(self) -> dict[str, Any]:
+    def p_durch_interval(self) -> Share:
         """P(makeable Durch) with its n, standard error and 95 % Wilson interval."""
         from binokel_sim.stats import proportion
 
         d = proportion(round(self.p_durch[0] * self.n), self.n)
-        return {"mean": d["p"], "se": d["se"], "lo": d["lo"], "hi": d["hi"], "n": self.n}
+        return Share(d["p"], d["se"], d["lo"], d["hi"], self.n)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report: all figures with n and standard errors, and the provenance."""
@@ -136,7 +158,8 @@ class HandEvaluation:
             "bids": self.bids.to_dict(orient="records"),
             "tapp_value": mse(self.tapp_value), "total_with_tapp": mse(self.total_with_tapp),
             "total_tapp_unseen": mse(self.total_tapp_unseen), "baseline_contract": self.baseline_contract,
-            "contracts": self.contracts.to_dict(orient="records"), "p_durch_makeable": self.p_durch_interval(),
+            "contracts": self.contracts.to_dict(orient="records"),
+            "p_durch_makeable": self.p_durch_interval()._asdict(),
             "seconds": round(self.seconds, 3),
         }
 
@@ -213,16 +236,18 @@ def evaluate_hand(hand, rules: Rules | str | os.PathLike[str] = "standard", *, s
     if progress is not None:
         bar = Reported(bar, progress, samples)
     try:
-        parts, summary, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
-                                         scale.workers, bar)
+        parts, s, bids_asked = run(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se,
+                                   scale.workers, bar)
     except Interrupted:
         raise EvaluationInterrupted(bar.done, samples) from None
     finally:
         bar.close()
-    n = parts["code"].shape[0]
     return HandEvaluation(
         hand=format_cards(cards_of(counts)), seat=seat, rules=rules,
-        seed=seed, settings=st, confidence=confidence, n=n, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
-        seconds=time.perf_counter() - t0, parts=parts, samples_requested=samples, se_target=se,
-        deciding_bids=bids_asked, **summary,
+        seed=seed, settings=st, confidence=confidence, n=parts.n, bids=s.bids, ceiling_bid=s.ceiling_bid,
+        safe_bid=s.safe_bid, tapp_value=s.tapp_value, total_with_tapp=s.total_with_tapp,
+        total_tapp_unseen=s.total_tapp_unseen, baseline_contract=CONTRACT_NAMES[int(base[0][0])],
+        contracts=s.contracts, p_durch=s.p_durch, seconds=time.perf_counter() - t0, parts=parts,
+        order_note=s.order_note, samples_requested=samples, se_target=se, n_exact=s.n_exact,
+        unresolved=s.unresolved, deciding_bids=bids_asked,
     )

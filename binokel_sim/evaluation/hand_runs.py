@@ -27,7 +27,8 @@ from binokel_sim.play.dd import (BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES, DD, Rec
 from binokel_sim.evaluation.deals import STREAM_DEALS, EvalSettings, deal_counts, play_deals
 from binokel_sim.play.legal import play_rule
 from binokel_sim.rules import Rules
-from binokel_sim.evaluation.ladder import safe_bid_se, summarise
+from binokel_sim.evaluation.ladder import LadderSummary, safe_bid_se, summary_of_exact
+from binokel_sim.evaluation.parts import CheckedRows, DealParts
 from binokel_sim.cards import cards_of
 from binokel_sim.runner import Chunk, _Progress, run_chunks
 
@@ -35,13 +36,13 @@ from binokel_sim.runner import Chunk, _Progress, run_chunks
 def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: EvalSettings,
                    base: tuple[np.ndarray, np.ndarray], chunk: Chunk, predealt: dict | None = None,
                    dd: DD | None = None, at_bids: tuple[int, ...] | None = None,
-                   exact: bool = False) -> dict[str, np.ndarray]:
+                   exact: bool = False) -> DealParts | CheckedRows:
     """Deals ``chunk.start .. chunk.stop - 1`` of ``hand``'s evaluation (see :func:`play_deals`).
 
     ``at_bids``: the threshold path (:mod:`binokel_sim.evaluation.checked`): with ``exact`` the
     chunk's samples ``i % st.exact_every == 0`` solved exactly (with the baseline), else its other
-    samples decided at these bids; the parts gain ``index``, ``exact``, ``value_hi``, ``tapp_points``
-    and the ``q_*`` columns (what was asked, to ask more later).
+    samples decided at these bids; :class:`~binokel_sim.evaluation.parts.CheckedRows` then, with
+    ``index``, ``exact``, ``value_hi``, ``tapp_points`` and the questions asked (to ask more later).
     """
     pre = {seat: cards_of(hand), **(predealt or {})}
     dealer = Dealer(rules, seed, predealt=pre, stream=STREAM_DEALS)
@@ -50,17 +51,18 @@ def evaluate_chunk(rules: Rules, hand: np.ndarray, seat: int, seed: int, st: Eva
     fixed = (np.full(n, base[0][0], dtype=np.int64), np.full(n, base[1][0], dtype=np.int64))
     views = np.arange(chunk.start, chunk.stop)
     if at_bids is None:
-        return play_deals(rules, seat, hands, tapp, seed, st, views, base=fixed, dd=dd).columns()
+        return play_deals(rules, seat, hands, tapp, seed, st, views, base=fixed, dd=dd).parts()
     sel = (views % st.exact_every == 0) == exact
     back = _exact_backend(rules, st, dd) if exact else _threshold_backend(rules, st, dd, at_bids)
     parts = play_deals(rules, seat, hands[sel], tapp[sel], seed, st, views[sel], base=(fixed[0][sel], fixed[1][sel]),
-                       dd=back, baseline=exact).columns()
-    m = parts["value"].shape[0]
-    parts["value_hi"] = parts["value"] if back is None or back.record is None else back.record.hi_of(parts["value"])
-    parts.update(checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep
-                 else checked.empty_queries(m, rules.n_seats))
-    parts.update(index=views[sel], exact=np.full(m, exact), tapp_points=tapp[sel].astype(np.int64) @ CARD_POINTS)
-    return parts
+                       dd=back, baseline=exact).parts()
+    m = parts.n
+    # The record is keyed by the value array play_deals returned: its upper bounds are found by it.
+    value_hi = parts.value if back is None or back.record is None else back.record.hi_of(parts.value)
+    asked = (checked.queries_of(back.keep, m, rules.n_seats) if back is not None and back.keep
+             else checked.empty_queries(m, rules.n_seats))
+    return CheckedRows.of(parts, asked, value_hi, index=views[sel], exact=np.full(m, exact),
+                          tapp_points=tapp[sel].astype(np.int64) @ CARD_POINTS)
 
 
 def _budget(rules: Rules, st: EvalSettings) -> int | None:
@@ -83,10 +85,6 @@ def _threshold_backend(rules: Rules, st: EvalSettings, dd: DD | None, at_bids: t
 def _targets(budget: int | None, rule: int):
     # One back end per budget and play rules for the process: its solvers (one per thread) and tables are reused.
     return threshold_points(budget, rule=rule)
-
-
-def _merge(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
 
 
 #: Early stopping looks at the results every this many samples (the stopping point depends only
@@ -112,13 +110,13 @@ class Reported:
         self.bar.close()
 
 
-def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> bool:
+def _stop(se: float | None, summary: LadderSummary, n: int, checked_se: bool = False) -> bool:
     if se is None or n < 100:
         return False
-    err = safe_bid_se(summary["bids"], summary["safe_bid"])
+    err = safe_bid_se(summary.bids, summary.safe_bid)
     if checked_se:  # the difference estimate's own error where it is larger (a bid outside the asked ones)
-        b = summary["bids"]
-        row = b[b["bid"] == (summary["safe_bid"] or int(b["bid"].iloc[0]))]
+        b = summary.bids
+        row = b[b["bid"] == (summary.safe_bid or int(b["bid"].iloc[0]))]
         err = max(err, float(row["p_make_se"].iloc[0]))
     return err <= se
 
@@ -126,18 +124,18 @@ def _stop(se: float | None, summary: dict, n: int, checked_se: bool = False) -> 
 def run_exact(rules, counts, seat, seed, st, base, predealt, dd, samples, confidence, se, workers, bar):
     """Every sample solved exactly; the early-stopping test every ``STOP_EVERY`` samples."""
     step = samples if se is None else STOP_EVERY
-    done: list[dict[str, np.ndarray]] = []
+    done: list[DealParts] = []
     for b0 in range(0, samples, step):
         b1 = min(b0 + step, samples)
         chunks = [Chunk(k, s, min(s + st.chunk_size, b1)) for k, s in enumerate(range(b0, b1, st.chunk_size))]
         done += run_chunks(lambda c: evaluate_chunk(rules, counts, seat, seed, st, base, c, predealt, dd),
                            chunks, workers=workers)
         bar.update(b1 - b0)
-        parts = _merge(done)
-        summary = summarise(rules, parts, confidence)
-        if _stop(se, summary, parts["code"].shape[0]):
+        parts = DealParts.concat(done)
+        summary = summary_of_exact(rules, parts, confidence)
+        if _stop(se, summary, parts.n):
             break
-    return parts, {**summary, "n_exact": parts["code"].shape[0]}, []
+    return parts, summary, []
 
 
 #: Rounds of the final refinement (the safe bid can move once the last bids are decided everywhere).
@@ -154,7 +152,7 @@ def run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, c
     at = checked.pilot_bids(rules, None if model is None else model.advise(cards_of(counts), rules, seat,
                                                                            confidence))
     blocks: list[tuple[int, int, set[int]]] = []
-    done: list[dict[str, np.ndarray]] = []
+    done: list[CheckedRows] = []
     own = dd.targets if dd is not None else None
     backend = dict(targets=own if own is not None else _targets(_budget(rules, st), play_rule(rules)),
                    points=None if dd is None else dd.points)
@@ -178,10 +176,10 @@ def run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, c
         blocks.append((b0, b1, set(at)))
         bar.update(b1 - b0)
         parts = checked.merge(done, blocks)
-        summary = checked.summarise(rules, parts, confidence)
+        summary = checked.summary_of_thresholds(rules, parts, confidence)
         if _stop(se, summary, b1, checked_se=True) or b1 == samples:
             break
-        at = checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"])
+        at = checked.deciding_bids(rules, summary.safe_bid, summary.ceiling_bid)
         # Every sample is decided at every bid asked since its block (the early-stopping test needs P(make)
         # at the safe bid exact on every sample): the earlier ones are asked beside the next block, whose
         # answers they do not need, so no worker waits between the two.
@@ -190,11 +188,11 @@ def run_thresholds(rules, counts, seat, seed, st, base, predealt, dd, samples, c
             blocks, done = widened, [parts]
     for _ in range(REFINE_ROUNDS):
         # The last block can move the deciding bids: they are asked everywhere too.
-        widened = widen(parts, blocks, checked.deciding_bids(rules, summary["safe_bid"], summary["ceiling_bid"]))
+        widened = widen(parts, blocks, checked.deciding_bids(rules, summary.safe_bid, summary.ceiling_bid))
         if widened is blocks:
             break
         blocks = widened
         parts = checked.merge([parts], blocks)
-        summary = checked.summarise(rules, parts, confidence)
+        summary = checked.summary_of_thresholds(rules, parts, confidence)
     asked = [[x0, x1, *sorted(bs)] for x0, x1, bs in blocks]
     return parts, summary, asked

@@ -57,7 +57,8 @@ from binokel_sim.censored import impute, line_fit
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES, features_batch
 from binokel_sim.evaluation.going_out import MODEL_FILE, EstimateError, fit_estimate_error
-from binokel_sim.evaluation.instant_advice import InstantAdvice, Ladder, ProvenBounds, TappValue
+from binokel_sim.evaluation.instant_advice import InstantAdvice, ProvenBounds, TappValue
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import Rules
 
 #: The model trains on the corpus deals numbered below this and on every other deal of each soloist seat
@@ -156,15 +157,15 @@ class InstantModel:
         """The residual rows a hand whose line value is ``total`` draws on (its pool)."""
         return self._pools[int(np.searchsorted(self.pool_edges, total))] if self.pool_edges else self._pools[0]
 
-    def parts(self, total: float, at: str = "model") -> dict[str, np.ndarray]:
+    def parts(self, total: float, at: str = "model") -> DealParts:
         """Per training deal of the hand's pool, the arrays :func:`~binokel_sim.evaluation.ladder.bid_table` takes;
         ``at``: the totals of the model (``"model"``), or of a budgeted corpus's ``"lower"``/``"upper"`` bounds."""
         r = self.residuals_at(total)
         value = np.rint(total + r[:, {"model": 0, "lower": 3, "upper": 4}[at]]).astype(np.int64)
         n = value.size
-        return dict(value=value, took=r[:, 2] > 0, code=np.zeros(n, np.int64), special_made=np.zeros(n, bool),
-                    result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
-                    subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
+        return DealParts(value=value, took=r[:, 2] > 0, code=np.zeros(n, np.int64), special_made=np.zeros(n, bool),
+                         result=value, subjective=np.rint(total + r[:, 1]).astype(np.int64)[:, None],
+                         subjective_took=np.ones((n, 1), bool), base_result=value, durch=np.zeros(n, bool))
 
     @cached_property
     def going_out_error(self) -> EstimateError | None:
@@ -176,7 +177,7 @@ class InstantModel:
         """Whether hands are answered by the drawn ladder (:mod:`~binokel_sim.evaluation.instant_draws`)."""
         return self.draws > 0 and not self.budgeted
 
-    def drawn_parts(self, rules: Rules, counts: np.ndarray, seat: int, drawn=None) -> dict[str, np.ndarray]:
+    def drawn_parts(self, rules: Rules, counts: np.ndarray, seat: int, drawn=None) -> DealParts:
         """The drawn ladder's pseudo-deals of one hand (count vector) at ``seat`` (``drawn``: its
         :func:`~binokel_sim.evaluation.instant_draws.draw_exchanges`, made here where not given)."""
         from binokel_sim.evaluation.instant_draws import drawn_parts
@@ -214,14 +215,14 @@ class InstantModel:
             # The upper bounds reach highest: their ladder sets the bids the other two are asked at.
             err = self.going_out_error
             upper = ladder_columns(rules, self.parts(total, "upper"), None, err)
-            cols = ladder_columns(rules, self.parts(total), upper["bid"], err)
-            lower = ladder_columns(rules, self.parts(total, "lower"), upper["bid"], err)
+            cols = ladder_columns(rules, self.parts(total), upper.bid, err)
+            lower = ladder_columns(rules, self.parts(total, "lower"), upper.bid, err)
             at = {}
             for name, b in (("lower", lower), ("upper", upper)):
-                cols[f"p_make_{name}"], cols[f"expected_score_{name}"] = b["p_make"], b["expected_score"]
+                cols = cols.with_columns(**{f"p_make_{name}": b.p_make, f"expected_score_{name}": b.expected_score})
                 at[name] = decisions(rules, b, confidence)
-            bounds = ProvenBounds(at["lower"]["ceiling_bid"], at["lower"]["safe_bid"], at["upper"]["ceiling_bid"],
-                                  at["upper"]["safe_bid"], self.open_share)
+            bounds = ProvenBounds(at["lower"].ceiling_bid, at["lower"].safe_bid, at["upper"].ceiling_bid,
+                                  at["upper"].safe_bid, self.open_share)
         elif self.drawn:
             from binokel_sim.evaluation.instant_draws import draw_exchanges, rescale
 
@@ -229,8 +230,8 @@ class InstantModel:
             drawn = draw_exchanges(rules, counts, seat, self.draws)
             parts = self.drawn_parts(rules, counts, seat, drawn)
             cols = rescale(ladder_columns(rules, parts, None, self.going_out_error), self.draws)
-            trump = parts["code"] < 4
-            total = float(parts["value"][trump].mean()) if trump.any() else total
+            trump = parts.code < 4
+            total = float(parts.value[trump].mean()) if trump.any() else total
         else:
             cols = ladder_columns(rules, self.parts(total), None, self.going_out_error)
         d = decisions(rules, cols, confidence)
@@ -246,8 +247,8 @@ class InstantModel:
         if p.get("phase2_train"):  # a two-phase corpus: its decided deals in the fit
             basis += f" (the line fitted on {p['n_train']} deals, {p['phase2_train']} decided)"
         line = TappValue(tv, tse, float(tsd), int(self.provenance.get("n_tapp", n)))
-        return InstantAdvice(total=total, n=n, basis=basis, ladder=Ladder.of(cols), ceiling_bid=d["ceiling_bid"],
-                             safe_bid=d["safe_bid"], order_note=d["order_note"],
+        return InstantAdvice(total=total, n=n, basis=basis, ladder=cols, ceiling_bid=d.ceiling_bid,
+                             safe_bid=d.safe_bid, order_note=d.order_note,
                              tapp_value=self._tapp(rules, counts, seat, line, drawn),
                              surrender_decided_by=self.surrender_basis, provenance=self.provenance, bounds=bounds)
 

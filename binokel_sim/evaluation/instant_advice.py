@@ -1,6 +1,8 @@
 """The instant tier's answer for one hand, typed: :class:`InstantAdvice` (what
 :meth:`~binokel_sim.evaluation.instant.InstantModel.advise` returns), its bid :class:`Ladder`, its
-:class:`TappValue` and, for a model fitted on a budgeted corpus, the :class:`ProvenBounds`.
+:class:`TappValue` and, for a model fitted on a budgeted corpus, the :class:`ProvenBounds`. The checked
+tier's ladders are :class:`Ladder` objects too (:func:`~binokel_sim.evaluation.ladder.ladder_columns`,
+:func:`binokel_sim.evaluation.checked.ladder`).
 
 The CLI's ``bid`` table, ``binokel bid --json``, the web API and
 :class:`~binokel_sim.evaluation.tiers.InstantEvaluation` all read these fields; :meth:`InstantAdvice.to_json`
@@ -11,8 +13,10 @@ is its one JSON form.
 {'mean': 41.5, 'se': 1.2, 'sd': 17.0, 'n': 200, 'basis': "this hand's drawn Tapps"}
 >>> import numpy as np
 >>> lad = Ladder.of({"bid": np.array([150, 160]), "p_make": np.array([0.9, 0.4])})
->>> len(lad), lad.records()
-(2, [{'bid': 150, 'p_make': 0.9}, {'bid': 160, 'p_make': 0.4}])
+>>> len(lad), lad.records(), lad["p_make"].tolist()
+(2, [{'bid': 150, 'p_make': 0.9}, {'bid': 160, 'p_make': 0.4}], [0.9, 0.4])
+>>> lad.with_columns(n=np.array([7, 7])).names
+('bid', 'p_make', 'n')
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ class Ladder:
     """A bid ladder as columns, one value per bid, in a fixed order (that of
     :func:`~binokel_sim.evaluation.ladder.ladder_columns`: ``bid``, ``n``, ``p_make`` with its SE and 95 %
     interval, ``expected_score`` with its SE, ``p_surrender`` with its SE, ``p_made_dd``; then the
-    :data:`BOUND_COLUMNS` where the model stands on proven intervals).
+    :data:`BOUND_COLUMNS` where the model stands on proven intervals; the checked tier's threshold path
+    adds ``n_exact``).
 
-    :meth:`column` reads one by name; :meth:`records` and :meth:`frame` give rows; :attr:`at_bounds` says
-    whether the bound columns are there."""
+    :meth:`column` (or ``ladder[name]``) reads one by name; :meth:`records` and :meth:`frame` give rows;
+    :attr:`at_bounds` says whether the bound columns are there."""
 
     names: tuple[str, ...]
     values: tuple[np.ndarray, ...] = field(repr=False)
@@ -49,6 +54,16 @@ class Ladder:
 
     def __len__(self) -> int:
         return len(self.values[0]) if self.values else 0
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.column(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def with_columns(self, **columns: Any) -> "Ladder":
+        """This ladder with ``columns`` (one value per bid) replaced where it has them, else added at the end."""
+        return Ladder.of({**self.columns(), **columns})
 
     def column(self, name: str) -> np.ndarray:
         """One column by name (``bid``, ``p_make``, ...)."""

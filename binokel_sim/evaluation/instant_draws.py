@@ -34,7 +34,8 @@ import numpy as np
 from binokel_sim.cards import N_TYPES, DECK_COUNTS
 from binokel_sim.contracts import BETTEL_CODE, DURCH_CODE, is_trump
 from binokel_sim.exchange.policy import build_candidates, choose
-from binokel_sim.evaluation.instant_advice import TappValue
+from binokel_sim.evaluation.instant_advice import Ladder, TappValue
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rng import counts_key
 from binokel_sim.rules import Rules
 from binokel_sim.scoring import special_score
@@ -127,7 +128,7 @@ def residual_rows(estimate: np.ndarray, value: np.ndarray, took: np.ndarray, poo
 
 
 def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
-                draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> dict[str, np.ndarray]:
+                draws: int = DRAWS, drawn: DrawnExchanges | None = None) -> DealParts:
     """The pseudo-deals of a hand (the arrays :func:`~binokel_sim.evaluation.ladder.bid_table` takes):
     each drawn Tapp's estimate plus every residual row of its pool, moved by the seat's ``shift``
     (``drawn``: the hand's :func:`draw_exchanges`, computed here where not given)."""
@@ -145,10 +146,10 @@ def drawn_parts(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.nda
         sel = code_r == c
         result[sel] = np.where(made_r[sel], special_score(rules, kind, True), special_score(rules, kind, False))
     n = value.size
-    return dict(value=np.where(special, made_r.astype(np.int64), value), took=res[:, :, 2].ravel() > 0,
-                code=code_r, special_made=made_r & special, result=result,
-                subjective=np.repeat(est, q)[:, None], subjective_took=np.ones((n, 1), bool),
-                base_result=result, durch=np.zeros(n, bool))
+    return DealParts(value=np.where(special, made_r.astype(np.int64), value), took=res[:, :, 2].ravel() > 0,
+                     code=code_r, special_made=made_r & special, result=result,
+                     subjective=np.repeat(est, q)[:, None], subjective_took=np.ones((n, 1), bool),
+                     base_result=result, durch=np.zeros(n, bool))
 
 
 def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np.ndarray, shift: float,
@@ -192,14 +193,12 @@ def hand_tapp_value(rules: Rules, counts: np.ndarray, seat: int, edges, rows: np
     return TappValue(float(d.mean()), float(sd / np.sqrt(draws)), sd, int(draws), "this hand's drawn Tapps")
 
 
-def rescale(cols: dict[str, np.ndarray], draws: int) -> dict[str, np.ndarray]:
-    """Ladder columns of :func:`drawn_parts` with ``n`` and the standard errors of ``draws`` deals (the
+def rescale(cols: Ladder, draws: int) -> Ladder:
+    """The ladder of :func:`drawn_parts` with ``n`` and the standard errors of ``draws`` deals (the
     pseudo-deals of one draw share its Tapp: the Tapp draws are the independent ones)."""
     n = int(cols["n"][0])
     f = np.sqrt(n / draws)
-    out = dict(cols)
-    out["n"] = np.full(len(cols["bid"]), draws)
-    for c in ("p_make_se", "expected_score_se", "p_surrender_se"):
-        out[c] = cols[c] * f
-    out["p_make_lo"], out["p_make_hi"] = wilson(np.rint(cols["p_make"] * draws), draws)
-    return out
+    lo, hi = wilson(np.rint(cols["p_make"] * draws), draws)
+    return cols.with_columns(n=np.full(len(cols), draws), **{c: cols[c] * f for c in
+                                                             ("p_make_se", "expected_score_se", "p_surrender_se")},
+                             p_make_lo=lo, p_make_hi=hi)

@@ -32,13 +32,16 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.rules import Rules
 from binokel_sim.evaluation.going_out import ErrorArg, goes_out
+from binokel_sim.evaluation.instant_advice import Ladder
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.scoring import bid_ladder
 from binokel_sim.stats import decreasing, wilson
 
@@ -78,7 +81,7 @@ def order_note(rules: Rules, confidence: float, safe: int | None, ceiling: int |
     return top + "a Durch/Bettel scores its own value whatever the bid, so its losses do not scale with the bid"
 
 
-def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids, error: ErrorArg = "fitted") -> tuple[np.ndarray, ...]:
+def outcomes(rules: Rules, parts: DealParts, bids, error: ErrorArg = "fitted") -> tuple[np.ndarray, ...]:
     """Per deal and bid (arrays [n, len(bids)]): (made, score, went out, made double-dummy).
 
     The rows :func:`bid_table` averages; calibration compares them one by one with predictions.
@@ -87,37 +90,34 @@ def outcomes(rules: Rules, parts: dict[str, np.ndarray], bids, error: ErrorArg =
     ``"fitted"``: the model fitted for ``rules``).
 
     >>> from binokel_sim.rules import load_rules
-    >>> parts = dict(value=np.array([200]), took=np.array([True]), code=np.array([0]), result=np.array([200]),
-    ...              special_made=np.array([False]), subjective=np.array([[190]]), subjective_took=np.array([[True]]))
+    >>> parts = DealParts.of_totals(np.array([200]), np.array([True]), estimate=np.array([190]))
     >>> # at 200 his own estimate (190, at face value) says go out: -1 x bid beats failing at -2 x bid
     >>> [x.tolist() for x in outcomes(load_rules("standard"), parts, np.array([180, 200, 210]), None)[:2]]
     [[[True, False, False]], [[200, -200, -210]]]
     """
     bids = np.asarray(bids, dtype=np.int64)
-    value, took = parts["value"], parts["took"]
-    trump = is_trump(parts["code"])
+    value, took = parts.value, parts.took
+    trump = is_trump(parts.code)
     b = bids[None, :]
     ff = rules.scoring.failure_factor
-    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts["special_made"][:, None])
+    made_dd = np.where(trump[:, None], took[:, None] & (value[:, None] >= b), parts.special_made[:, None])
     # A special's score does not depend on the bid: it is the deal's result.
-    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts["result"][:, None])
+    play = np.where(trump[:, None], np.where(made_dd, value[:, None], -ff * b), parts.result[:, None])
     # The soloist's own view of playing each bid, from his sampled (or heuristic) totals.
-    out_ = goes_out(parts["subjective"], parts["subjective_took"], bids, rules, error) & trump[:, None]
+    out_ = goes_out(parts.subjective, parts.subjective_took, bids, rules, error) & trump[:, None]
     score = np.where(out_, -rules.surrender.penalty_factor * b, play)
     made = made_dd & ~out_
     return made, score, out_, made_dd
 
 
-def bid_table(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None,
+def bid_table(rules: Rules, parts: DealParts, bids: np.ndarray | None = None,
               error: ErrorArg = "fitted") -> pd.DataFrame:
     """:func:`ladder_columns` as a DataFrame."""
-    import pandas as pd
-
-    return pd.DataFrame(ladder_columns(rules, parts, bids, error))
+    return ladder_columns(rules, parts, bids, error).frame()
 
 
-def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray | None = None,
-                   error: ErrorArg = "fitted") -> dict[str, np.ndarray]:
+def ladder_columns(rules: Rules, parts: DealParts, bids: np.ndarray | None = None,
+                   error: ErrorArg = "fitted") -> Ladder:
     """P(make), expected score and P(surrender) per bid, each with n and a standard error
     (P(make) also with its 95 % Wilson interval ``p_make_lo`` .. ``p_make_hi``).
 
@@ -130,7 +130,7 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
     every option at a higher bid is worse, so a rise (a deal that fails at one bid and goes out at the next)
     is the going-out rule's misstep, not the hand's worth.
     """
-    value, took, code = parts["value"], parts["took"], parts["code"]
+    value, took, code = parts.value, parts.took, parts.code
     trump = is_trump(code)
     if bids is None:
         top = int(value[trump & took].max()) if (trump & took).any() else rules.bidding.min_bid
@@ -142,23 +142,38 @@ def ladder_columns(rules: Rules, parts: dict[str, np.ndarray], bids: np.ndarray 
     ps = out_.mean(axis=0)
     sd = score.std(axis=0, ddof=1) if n > 1 else np.full(len(bids), np.nan)
     lo, hi = wilson(made.sum(axis=0), n)
-    return {
+    return Ladder.of({
         "bid": np.asarray(bids), "n": np.full(len(bids), n), "p_make": p, "p_make_se": np.sqrt(p * (1 - p) / n),
         "p_make_lo": lo, "p_make_hi": hi,
         "expected_score": decreasing(score.mean(axis=0)), "expected_score_se": sd / np.sqrt(n),
         "p_surrender": ps, "p_surrender_se": np.sqrt(ps * (1 - ps) / n), "p_made_dd": made_dd.mean(axis=0),
-    }
+    })
 
 
-def decisions(rules: Rules, cols, confidence: float) -> dict[str, Any]:
-    """Ceiling and safe bid of a ladder (columns or frame), with :func:`order_note`."""
+class Decisions(NamedTuple):
+    """What a ladder decides (:func:`decisions`): the ceiling, the safe bid (None: no bid qualifies) and,
+    where safe > ceiling, why (:func:`order_note`)."""
+
+    ceiling_bid: int | None
+    safe_bid: int | None
+    order_note: str | None
+
+
+def decisions(rules: Rules, cols, confidence: float) -> Decisions:
+    """Ceiling and safe bid of a ladder (a :class:`~binokel_sim.evaluation.instant_advice.Ladder`, a frame or
+    columns), with :func:`order_note`.
+
+    >>> from binokel_sim.rules import load_rules
+    >>> decisions(load_rules("standard"), {"bid": [150, 160], "expected_score": [20.0, -5.0],
+    ...                                    "p_make": [0.9, 0.7]}, 0.8)
+    Decisions(ceiling_bid=150, safe_bid=150, order_note=None)
+    """
     bid = np.asarray(cols["bid"])
     pos = bid[np.asarray(cols["expected_score"]) > 0]
     safe = bid[np.asarray(cols["p_make"]) >= confidence]
     ceiling_bid = int(pos.max()) if pos.size else None
     safe_bid = int(safe.max()) if safe.size else None
-    return dict(ceiling_bid=ceiling_bid, safe_bid=safe_bid,
-                order_note=order_note(rules, confidence, safe_bid, ceiling_bid))
+    return Decisions(ceiling_bid, safe_bid, order_note(rules, confidence, safe_bid, ceiling_bid))
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float]:
@@ -168,16 +183,59 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
 
 
-def summarise(rules: Rules, parts: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
-    """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
-    P(Durch) from merged parts."""
+@dataclass(frozen=True, eq=False)
+class LadderSummary:
+    """A hand's checked answer from its samples: :func:`summary_of_exact` (every sample solved) or
+    :func:`binokel_sim.evaluation.checked.summary_of_thresholds` (most samples decided at a few bids).
+    Each ``(mean, se)`` pair's n is the samples'."""
 
+    #: The bid ladder (:func:`ladder_columns` as a frame; the threshold path adds ``n_exact``).
+    bids: pd.DataFrame
+    #: Highest bid with E[score] > 0 (None: none).
+    ceiling_bid: int | None
+    #: Highest bid with P(make) >= confidence (None: none).
+    safe_bid: int | None
+    #: None when safe <= ceiling; else why not (:func:`order_note`).
+    order_note: str | None
+    #: (mean, se) of the result with the Tapp minus the result with the Tapp laid away unseen (paired).
+    tapp_value: tuple[float, float]
+    #: (mean, se) of the result with the Tapp.
+    total_with_tapp: tuple[float, float]
+    #: (mean, se) of the result with the Tapp laid away unseen.
+    total_tapp_unseen: tuple[float, float]
+    #: Share of each contract chosen (:func:`contract_shares`).
+    contracts: pd.DataFrame
+    #: (mean, se) of a makeable Durch.
+    p_durch: tuple[float, float]
+    #: Samples solved exactly (all of them on the exact path).
+    n_exact: int
+    #: Share of samples a solve budget left open (counted as not made where undecided).
+    unresolved: float = 0.0
+
+    @property
+    def decisions(self) -> Decisions:
+        """Ceiling, safe bid and order note together."""
+        return Decisions(self.ceiling_bid, self.safe_bid, self.order_note)
+
+
+def summary_of_exact(rules: Rules, parts: DealParts, confidence: float) -> LadderSummary:
+    """Bid table, ceiling and safe bid (with :func:`order_note`), Tapp value, contract shares and
+    P(Durch) from samples all solved exactly (``parts`` needs ``base_result`` and ``durch``).
+
+    >>> from binokel_sim.rules import load_rules
+    >>> p = DealParts.of_totals(np.array([200, 170]), np.array([True, True]))
+    >>> s = summary_of_exact(load_rules("standard"), p.replace(base_result=p.result - 30, durch=np.zeros(2, bool)), 0.8)
+    >>> s.safe_bid, s.tapp_value
+    (170, (30.0, 0.0))
+    """
     bids = bid_table(rules, parts)
-    return dict(
-        bids=bids, **decisions(rules, bids, confidence),
-        tapp_value=mean_se(parts["result"] - parts["base_result"]),
-        total_with_tapp=mean_se(parts["result"]), total_tapp_unseen=mean_se(parts["base_result"]),
-        contracts=contract_shares(parts["code"]), p_durch=mean_se(parts["durch"]),
+    d = decisions(rules, bids, confidence)
+    base = parts.need("base_result")
+    return LadderSummary(
+        bids=bids, ceiling_bid=d.ceiling_bid, safe_bid=d.safe_bid, order_note=d.order_note,
+        tapp_value=mean_se(parts.result - base), total_with_tapp=mean_se(parts.result),
+        total_tapp_unseen=mean_se(base), contracts=contract_shares(parts.code), p_durch=mean_se(parts.need("durch")),
+        n_exact=parts.n,
     )
 
 

@@ -38,6 +38,7 @@ from binokel_sim.evaluation.deals import EvalSettings, deal_counts, play_deals
 from binokel_sim.play.dd import DD, budgeted
 from binokel_sim.exchange.policy import build_candidates
 from binokel_sim.evaluation.features import FEATURES, features_batch
+from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.melds.scorer import totals_by_trump
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Chunk, Job, Scale, chunk_ranges, run_local_chunks
@@ -148,12 +149,12 @@ def bounds_of(df: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
     return np.where(np.isnan(lo), x, lo), np.where(np.isnan(hi), x, hi)
 
 
-def upper_parts(g: pd.DataFrame) -> dict[str, np.ndarray]:
+def upper_parts(g: pd.DataFrame) -> DealParts:
     """:func:`parts_of` with every deal at its upper bound: unresolved deals counted as made (exact rows: equal)."""
     hi = bounds_of(g, "value")[1]
     up = parts_of(g)
-    up.update(value=hi.astype(np.int64), took=up["took"] | (hi > 0), result=bounds_of(g, "result")[1].astype(np.int64))
-    return up
+    return up.replace(value=hi.astype(np.int64), took=up.took | (hi > 0),
+                      result=bounds_of(g, "result")[1].astype(np.int64))
 
 
 def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: bool, dd: DD | None,
@@ -242,9 +243,9 @@ def study_job_chunk(job, chunk: Chunk) -> pd.DataFrame:
                        p.solve_budget, p.solve_within)
 
 
-def parts_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
-    """The arrays :func:`binokel_sim.evaluation.hand.bid_table` takes, from study rows."""
-    return dict(
+def parts_of(df: pd.DataFrame) -> DealParts:
+    """The deals :func:`binokel_sim.evaluation.ladder.bid_table` takes, from study (or corpus) rows."""
+    return DealParts(
         value=df["value"].to_numpy(np.int64), took=df["took"].to_numpy(bool), code=df["code"].to_numpy(np.int64),
         special_made=df["special_made"].to_numpy(bool), result=df["result"].to_numpy(np.int64),
         subjective=np.stack(df["subjective"].to_numpy()), subjective_took=np.stack(df["subjective_took"].to_numpy()),
