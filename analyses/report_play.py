@@ -154,7 +154,8 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = No
                      pd.concat([whole[by_class(study).columns], by_class(study)], ignore_index=True)))
     if sharp is not None:
         s.tables.append(sharp)
-    s.figures.append(("tapp_value", chart(distribution(study), f"What the Tapp is worth, {rules.display_name}: {len(study):,} deals"),
+    title = f"What the Tapp is worth, {rules.display_name}: {len(study):,} deals"
+    s.figures.append(("tapp_value", chart(distribution(study), title),
                       "Tapp value per deal, melds only and double-dummy"
                       + ("" if exact else " (open deals at both ends of their range)")))
     return TappResult(s, sharpened)
