@@ -4,7 +4,7 @@ A seed feeds many independent uses (the meld-odds deals, the study deals, the in
 deals of the sampled exchange, each simulated game...). Each use draws from its own
 *stream*: a path of ints handed to :func:`binokel_sim.rng.derive_key` (the spawn key
 of :class:`numpy.random.SeedSequence`). Same seed => same numbers rests on two uses
-never sharing a stream, so every path lives here, and ``tests/test_streams.py``
+never sharing a stream, so every path lives here, and ``tests/core/test_streams.py``
 checks that none collide. A stream ``per`` something (a game) appends that index.
 
 Changing a path changes every seeded number of its use: never renumber one.

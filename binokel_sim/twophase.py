@@ -32,7 +32,7 @@ phase 1 left open::
 (n2U + 2)``, so a stratum of all-made or all-failed phase-2 deals keeps a variance.) With no open
 deal it is ``w_made ± sqrt(p (1 - p) / n1)``, the plain rate.
 
-Both are checked against brute force in ``tests/test_twophase.py``: on a population of 20 000 exact
+Both are checked against brute force in ``tests/core/test_twophase.py``: on a population of 20 000 exact
 deals with intervals widened around the truth, thousands of seeded draws of both phases cover the
 truth 93-97 % of the time.
 

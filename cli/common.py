@@ -108,23 +108,25 @@ def column_blocks(df, width: int = WIDTH) -> list:
     """
     import pandas as pd
 
-    cols = list(df.columns)
+    k = df.shape[1]
     # The row's name: the leading columns of text (a scope and a meld, a figure), at least the first.
     lead = 1
-    while lead < len(cols) - 1 and not pd.api.types.is_numeric_dtype(df[cols[lead]]):
+    while lead < k - 1 and not pd.api.types.is_numeric_dtype(df.iloc[:, lead]):
         lead += 1
-    if len(cols) <= lead:
+    if k <= lead:
         return [df]
-    # Each column's printed width (its widest cell or header, plus the space before it).
-    wide = {c: 1 + max(len(str(c)), *(len(line) for line in df[[c]].to_string(index=False).split("\n")[1:]))
-            for c in cols}
-    blocks, cur = [], cols[:lead]
-    for c in cols[lead:]:
-        if len(cur) > lead and sum(wide[k] for k in cur) + wide[c] > width:
-            blocks.append(df[cur])
-            cur = cols[:lead]
-        cur.append(c)
-    blocks.append(df[cur])
+    # Each column's printed width (its widest cell or header, plus the space before it); by position, as two
+    # columns may share a header in player words.
+    wide = [1 + max(len(str(df.columns[j])), *(len(line) for line in
+                                                df.iloc[:, [j]].to_string(index=False).split("\n")[1:]))
+            for j in range(k)]
+    blocks, cur = [], list(range(lead))
+    for j in range(lead, k):
+        if len(cur) > lead and sum(wide[i] for i in cur) + wide[j] > width:
+            blocks.append(df.iloc[:, cur])
+            cur = list(range(lead))
+        cur.append(j)
+    blocks.append(df.iloc[:, cur])
     return blocks
 
 

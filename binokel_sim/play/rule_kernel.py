@@ -5,7 +5,7 @@ played and the discards only where it knows them (the soloist, unless they were 
 the other seats the trumps among them where the rules announce those;
 :meth:`binokel_sim.play.knowledge.PlayState.view`), and takes its legal cards from
 :func:`binokel_sim.play.legal.legal_in_trick` under the rules' play-rules word. Tested card for card
-against ``play_out(state, [RuleBased()] * seats)`` (``tests/test_rule_kernel.py``); a deal takes
+against ``play_out(state, [RuleBased()] * seats)`` (``tests/play/test_rule_kernel.py``); a deal takes
 microseconds instead of the Python player's tens of milliseconds.
 
 >>> from binokel_sim.cards import counts_of, parse_cards, format_cards

@@ -19,7 +19,7 @@ from clitools import assert_one_line_error, run_cli
 
 # A cheap preset (a second for the lot); the checks do not depend on it.
 PRESET, SEED, N = "four-solo", 7, 4
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.parent for p in [*ROOT.glob("data/corpus/*/manifest.json"),
                                     *ROOT.glob("data/corpus/*/phase2/manifest.json")])
 

@@ -11,7 +11,7 @@ import pytest
 
 from binokel_sim.analyses.report_render import display_frame
 
-ROOT = Path(__file__).resolve().parents[1] / "reports"
+ROOT = Path(__file__).resolve().parents[2] / "reports"
 EXAMPLES = ["standard", "kreuz", "four-solo"]
 
 

@@ -123,7 +123,7 @@ def _doc_tables(path: Path) -> list[list[str]]:
 def test_every_card_name_the_rules_page_lists_parses_to_its_card():
     """Rules §1 lists the suit and rank names a player may type; each one, beside a name of the other kind,
     reads as the card of its row (the German, English and 'names read' columns; French-suited ones aside)."""
-    rows = _doc_tables(Path(__file__).resolve().parents[1] / "docs" / "rules.md")
+    rows = _doc_tables(Path(__file__).resolve().parents[2] / "docs" / "rules.md")
     checked = 0
     for row in rows:
         letter = row[0].strip("`")

@@ -147,7 +147,7 @@ Job("melds-test", scale_jobs.slow_chunk, n=60, seed=5, rules=load_rules("standar
 
 @pytest.mark.slow
 def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
-    script = _KILL_SCRIPT.format(tests=str(Path(__file__).parent), ckpt=str(tmp_path))
+    script = _KILL_SCRIPT.format(tests=str(Path(__file__).parents[1]), ckpt=str(tmp_path))
     env = {**os.environ, "BINOKEL_TEST_SLEEP": "0.4"}
     proc = subprocess.Popen([sys.executable, "-c", script], env=env)
     ckpt = Checkpoint(tmp_path, job())

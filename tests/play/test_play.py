@@ -10,7 +10,7 @@ import pytest
 from binokel_sim.cards import counts_of, format_cards, parse_cards
 from binokel_sim.play.legal import format_legal, legal_cards, perft, trick_winner_of
 
-PERFT = Path(__file__).parent / "data" / "perft_positions.txt"
+PERFT = Path(__file__).parents[1] / "data" / "perft_positions.txt"
 H, G, E, NONE = 2, 1, 0, None
 
 

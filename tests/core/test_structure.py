@@ -122,7 +122,7 @@ def test_command_modules_do_not_import_main():
 def test_no_giant_module():
     """Modules are split by idea, not by a line count: past :data:`WARN_LINES` a module is named in a warning
     (a hint to look for two ideas in it); past :data:`MAX_LINES` it is a giant and fails."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     files = [p for d in ("binokel_sim", "cli", "analyses", "tests", "benchmarks") for p in (root / d).rglob("*.py")]
     assert len(files) > 100
     sizes = {str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines()) for p in files}
@@ -139,7 +139,7 @@ def test_committed_outputs_name_no_machine_folder():
     import re
     import subprocess
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     files = subprocess.run(["git", "ls-files", "reports", "data", "docs", "README.md"], cwd=root, check=True,
                            capture_output=True, text=True).stdout.split()
     absolute = re.compile(r"(?<![\w.])/(?:work|home|Users|root|srv|mnt)/")

@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_serve.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_serve.py"
 
 
 def test_fifty_concurrent_requests_and_a_cancel():

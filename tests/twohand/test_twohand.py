@@ -23,7 +23,7 @@ from binokel_sim.twohand.odds import exact_event
 from clitools import assert_one_line_error
 from twohand_reference import legal2, perft2
 
-PERFT = Path(__file__).parent / "data" / "twohand_perft.txt"
+PERFT = Path(__file__).parents[1] / "data" / "twohand_perft.txt"
 RULES = load_rules("two-hand")
 TABLE = meld_table(RULES)
 

@@ -18,7 +18,7 @@ import pytest
 
 from clitools import run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 TEXT = README.read_text(encoding="utf-8")
 INSTALL = ("python3 -m venv .venv && .venv/bin/pip install -e . && "
