@@ -51,3 +51,20 @@ def check_count(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < minimum:
         raise InputError(f"{name}: expected an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def check_share(name: str, value: object) -> float:
+    """``value`` as a float strictly between 0 and 1 (a confidence, a share), else :class:`InputError`.
+
+    >>> check_share("confidence", 0.8)
+    0.8
+    >>> check_share("confidence", 1.5)
+    Traceback (most recent call last):
+    ...
+    binokel_sim.errors.InputError: confidence: must be between 0 and 1 (exclusive), got 1.5
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 < float(value) < 1.0:
+        raise InputError(f"{name}: must be between 0 and 1 (exclusive), got {value!r}")
+    return float(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from binokel_sim.analyses.bid_levels import bid_levels
-from binokel_sim.errors import InputError
+from binokel_sim.errors import check_share
 from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_table
 
@@ -33,8 +33,7 @@ def odds_bids_cmd(rules, seed, deals, policy, fresh, corpus_dir, confidence, min
     Example:
       binokel odds bids --deals 5000 --out bids.csv
     """
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"--confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    check_share("confidence", confidence)  # before the deals are read or solved
     df, source = study_rows(rules, deals, seed=seed, policy=policy, scale=scale, fresh=fresh, corpus=corpus_dir,
                             solve_budget=solve_budget)
     deals = len(df)

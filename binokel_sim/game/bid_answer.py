@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from binokel_sim.cards import format_cards
 from binokel_sim.dealing.hand_input import read_hand
-from binokel_sim.errors import InputError, MissingModel
+from binokel_sim.errors import InputError, MissingModel, check_share
 from binokel_sim.evaluation.instant_advice import InstantAdvice
 from binokel_sim.evaluation.ladder import SEMANTICS
 from binokel_sim.rules import Rules, as_rules
@@ -123,8 +123,7 @@ def _missing_model(rules: Rules, play: str) -> str:
 def check_bid_question(rules: Rules, seat: int, confidence: float) -> None:
     """The checks every bid question passes first: an auction, a seat of the rules, a confidence in (0, 1)."""
     rules.require_auction("bid evaluation")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"confidence: must be between 0 and 1 (exclusive), got {confidence}")
+    check_share("confidence", confidence)
     if not 0 <= seat < rules.n_seats:
         raise InputError(f"seat: expected 0..{rules.n_seats - 1} for preset {rules.name!r}, got {seat}")
 
