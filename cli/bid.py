@@ -208,9 +208,9 @@ def _open_lines(b) -> list[str]:
     """What a model fitted on a budgeted corpus stands on (none for exact corpora)."""
     if b is None:
         return []
-    return [f"{b.open_share:.1%} of the corpus totals are open (solved within a node budget, known as a proven"
-            " interval): the model's columns draw them inside their intervals from a censored normal fit;"
-            " 'at the bounds' counts every open total at its lower .. upper bound (the range the corpus proves)"]
+    return [f"{b.open_share:.1%} of the corpus totals are open (the solver proved a range, not the exact total,"
+            " within its budget): the main columns place each inside its range as the fitted model expects;"
+            " 'at bounds' puts every open total at the low .. the high end of its range (what the corpus proves)"]
 
 
 def _why_no_sd_model(rules) -> str | None:
