@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from binokel_sim.evaluation.instant_advice import InstantAdvice
+from binokel_sim.evaluation.instant_advice import InstantAdvice, ProvenBounds
 from binokel_sim.rules import Rules
 
 #: Family-wise level of the tier test (Bonferroni over the deciding bids).
@@ -71,6 +71,12 @@ class InstantEvaluation:
     #: The ladder weighed against passing (:class:`~binokel_sim.evaluation.pass_value.VersusPass`; None where no
     #: pass-value model is fitted for the rules).
     versus_pass: Any = None
+
+    @property
+    def bounds(self) -> ProvenBounds | None:
+        """Ceiling and safe bid at the proven bounds, for a model fitted on a budgeted corpus (48 cards); None
+        where every training total was exact."""
+        return self.advice.bounds
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the same keys as ``binokel bid --json`` without ``--samples``."""

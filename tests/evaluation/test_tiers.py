@@ -95,3 +95,17 @@ def test_instant_evaluation_answers_fast_with_the_ladder():
     other = replace(STD, bidding=replace(STD.bidding, min_bid=170))  # rules no model was fitted for
     with pytest.raises(InputError, match="no instant bid model"):
         instant_evaluation("EA EA E10 EK EO EU GA G10 HA H10 SA S10", other)
+
+
+def test_the_48_card_advice_carries_its_proven_bounds_as_attributes():
+    """A model fitted on a budgeted corpus: the ceiling and safe bid at the low and the high end of every open
+    total, typed fields (not only keys of the JSON); an exact corpus's model has none."""
+    import binokel_sim
+
+    ev = binokel_sim.evaluate_hand("EA EA E10 EK EO EU GA G10 HA H10 SA S10 S7 H7 G7", "wuerttemberg")
+    b = ev.bounds
+    assert b is not None and 0 < b.open_share <= 1
+    assert (b.ceiling_bid_lower or 0) <= (ev.ceiling_bid or 0) <= (b.ceiling_bid_upper or 0)
+    assert (b.safe_bid_lower or 0) <= (ev.safe_bid or 0) <= (b.safe_bid_upper or 0)
+    assert ev.to_dict()["ceiling_bid_upper"] == b.ceiling_bid_upper
+    assert binokel_sim.evaluate_hand("EA EA E10 EK EO EU GA G10 HA H10 SA S10", "standard").bounds is None
