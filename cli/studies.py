@@ -41,7 +41,6 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
       binokel fit formula --rules standard --seed 1 --write
     """
     from binokel_sim.analyses.hand_formula import model_table, run, save
-    from binokel_sim.evaluation.formula import formula_dict
 
     f, stats, train, test = run(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget, fresh=fresh,
                                 corpus=corpus_dir)
@@ -53,7 +52,7 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
         write_table(pd.DataFrame({"term": list(terms), "coefficient": list(terms.values()), "sd": f.sd,
                                   **{k: v for k, v in stats.items() if not isinstance(v, (dict, list, tuple))}}), out)
     if as_json:
-        echo_json({"formula": formula_dict(f), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
+        echo_json({"formula": f.to_dict(), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
                    **({"models": table.to_dict(orient="records")} if table is not None else {})})
         return
     src = f.provenance["source"]
