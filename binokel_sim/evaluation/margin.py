@@ -140,4 +140,5 @@ def margin_columns(cols, others: OthersLine, rules: Rules, total: float, melds: 
     return Margins(bid=bids, expected_margin=decreasing(e - rest), expected_margin_se=np.sqrt(se ** 2 + rest_se ** 2))
 
 
-__all__ = ["PLAYED", "SPECIAL", "THROWN_IN", "WENT_OUT", "Margins", "OthersLine", "fit_others", "margin_columns", "out_credit"]
+__all__ = ["PLAYED", "SPECIAL", "THROWN_IN", "WENT_OUT", "Margins", "OthersLine", "fit_others", "margin_columns",
+           "out_credit"]
