@@ -311,7 +311,8 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
 def instant_calibration_table(rules: Rules, src: StudySource, scale: Scale | None = None) -> Calibration | None:
     """The instant tier's :class:`~.calibration_result.Calibration` (reliability table, Brier score) on the
     held-out deals of the corpus the play sections read, or None when they read none, it holds too few deals
-    to hold any out (below 500), or no instant model is fitted; predictions the store does not hold are computed under ``scale`` (its checkpoint keeps them)."""
+    to hold any out (below 500), or no instant model is fitted; predictions the store does not hold are
+    computed under ``scale`` (its checkpoint keeps them)."""
     from binokel_sim.analyses.calibration import instant_calibration
     from binokel_sim.evaluation.instant import held_out, load_instant
 

@@ -139,8 +139,9 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
     """The :class:`~.calibration_result.Calibration` (its table :func:`controlled_reliability`) of ``bid --play
     single-dummy``'s model (fitted on the training deals of the single-dummy corpus ``corpus``: a folder,
     default the shipped one, or :class:`.sd_instant.Paired`) on its held-out deals played single-dummy at every
-    seat, with the open-card outcomes of the double-dummy corpus's held-out deals beyond it (the first ``further``; default all) as the control: the Brier score,
-    the deals and the model's provenance, as :func:`.calibration.instant_calibration`'s.
+    seat, with the open-card outcomes of the double-dummy corpus's held-out deals beyond it (the first
+    ``further``; default all) as the control: the Brier score, the deals and the model's provenance, as
+    :func:`.calibration.instant_calibration`'s.
     Predictions are read from the store :func:`store_sd` writes where it holds these questions, else computed
     under ``scale`` (a :class:`~binokel_sim.runner.Scale`: workers, checkpoint; :func:`.calibration.predict`)."""
     from binokel_sim.errors import InputError
