@@ -140,7 +140,7 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = No
             s.text.append(f"**Headline: the Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** (double-dummy,"
                           f" n = {int(o['n']):,} deals). The melds-only figure explains most of it; the rest is card"
                           " points and tricks. (The melds-only value as a control variate cannot sharpen it here:"
-                          f" its {a['melds_n']:,} deals are no more than the {a['n']:,} played ones, so it adds no"
+                          f" its {a.melds_n:,} deals are no more than the {a.n:,} played ones, so it adds no"
                           " information.)")
     elif exact:
         s.text.append(f"**Headline: the Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** (double-dummy,"
