@@ -40,6 +40,7 @@ from binokel_sim.stats import proportion
 
 # The instant tier's answers, computed or read from the store (public here: callers import them from this module).
 from .instant_predictions import PREDICT_CHUNK, held_out_predictions, predict, soloist_hands  # noqa: F401
+from .calibration_result import Brier, Calibration, brier, max_abs_gap  # noqa: F401  (brier: the old home's name)
 
 STREAM_CALIBRATION = streams.stream("calibration")
 
@@ -153,13 +154,14 @@ def chart(table: pd.DataFrame, title: str):
 
 
 def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1000, seed: int = 2,
-              policy: str = "heuristic", scale: Scale | None = None, solve_budget: int | None = None) -> pd.DataFrame:
-    """The committed hand formula's calibration table on ``deals`` double-dummy deals of their own stream.
+              policy: str = "heuristic", scale: Scale | None = None, solve_budget: int | None = None) -> Calibration:
+    """The committed hand formula's :class:`~.calibration_result.Calibration` on ``deals`` double-dummy deals of
+    their own stream.
 
     ``solve_budget``: nodes per solve (see :func:`binokel_sim.evaluation.study.study_deals`); a deal left
     unresolved counts as failed in ``realised`` and as made in ``realised_if_made``.
 
-    Provenance (rules, seed, deals, policy, the largest gap) is in ``df.attrs``.
+    Provenance (rules, seed, deals, policy, the largest gap) is in the table's ``attrs``, for the files written.
     """
     from binokel_sim.evaluation.study import study_deals
 
@@ -169,9 +171,10 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
     df = study_deals(rules, deals, seed, policy, stream=STREAM_CALIBRATION, baseline=False, scale=scale,
                      solve_budget=solve_budget)
     table = calibration_table(rules, f, df)
+    gap = max_abs_gap(table)
     table.attrs.update({"study": "calibration", "rules": rules.name, "seed": seed, "deals": deals, "policy": policy,
-                        "max_abs_gap": float(table["gap"].abs().max()) if len(table) else float("nan")})
-    return table
+                        "max_abs_gap": gap})
+    return Calibration(table, "formula", gap)
 
 
 # --- The two tiers of ``binokel bid`` on held-out corpus deals -------------------------------------------------
@@ -215,20 +218,6 @@ def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int 
             rows[-1]["realised_if_made"] = top
             rows[-1]["within_2pp"] = bool(r - 0.02 <= float(p.mean()) <= top + 0.02)
     return pd.DataFrame(rows)
-
-
-def brier(pred: np.ndarray, made: np.ndarray, deal: np.ndarray) -> dict[str, float]:
-    """Brier score with its standard error (clustered by deal) and the base rate's Brier as the reference.
-
-    >>> brier(np.array([0.5, 0.5]), np.array([0, 1]), np.arange(2))["brier"]
-    0.25
-    """
-    y = made.astype(np.float64)
-    e = (pred - y) ** 2
-    _, inv = np.unique(deal, return_inverse=True)
-    se = float(np.sqrt((np.bincount(inv, weights=e - e.mean()) ** 2).sum()) / e.size)
-    return {"brier": float(e.mean()), "brier_se": se, "base_rate_brier": float(((y.mean() - y) ** 2).mean()),
-            "n": int(e.size), "deals": int(inv.max() + 1)}
 
 
 def held_out_rows(rules: Rules, corpus: str | os.PathLike[str] | None = None, model=None) -> tuple[pd.DataFrame, str]:
@@ -298,9 +287,9 @@ def _instant_pred(rules: Rules, model, rows: pd.DataFrame, idx: np.ndarray, bids
 
 def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, model=None,
                         questions: str = "one", bins: int | None = None, span: int = 300, progress: bool = False,
-                        scale: Scale | None = None) -> pd.DataFrame:
-    """The instant tier's reliability table (:func:`reliability`) on the held-out corpus deals; the Brier score,
-    the deals used and the model's provenance in ``attrs``.
+                        scale: Scale | None = None) -> Calibration:
+    """The instant tier's :class:`~.calibration_result.Calibration` (:func:`reliability`) on the held-out corpus
+    deals: the Brier score, the deals used and the model's provenance (in the table's ``attrs`` too).
 
     ``questions="one"``: deal ``d`` is asked one bid, ``ladder[d mod len(ladder)]`` (independent outcomes);
     ``"ladder"``: every bid from the minimum over ``span`` points (more n, errors clustered by deal).
@@ -331,21 +320,22 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     if made_hi is not None and (made_hi == made).all():  # open totals that decide every bid (phase 2)
         made_hi = None
     table = reliability(pred, made, deal, bins, made_hi)
-    if made_hi is not None:
-        table.attrs["open_share"] = float((lo < hi).mean())
+    open_share = float((lo < hi).mean()) if made_hi is not None else None
+    if open_share is not None:
+        table.attrs["open_share"] = open_share
+    b, gap = brier(pred, made, deal), max_abs_gap(table)
     table.attrs.update({"study": "calibration", "tier": "instant", "play": "double-dummy", "rules": rules.name,
                         "held_out": which, "questions": questions, "bids": [int(bids.min()), int(bids.max())],
-                        **brier(pred, made, deal), "model": model.provenance,
-                        "max_abs_gap": float(table["gap"].abs().max())})
-    return table
+                        **b.to_dict(), "model": model.provenance, "max_abs_gap": gap})
+    return Calibration(table, "instant", gap, b, which, questions, model=model.provenance, open_share=open_share)
 
 
 def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corpus=None, deals: int = 20,
                         samples: int = 50, seed: int = 1, policy: str = "heuristic", bins: int = 5,
-                        scale: Scale | None = None, dd=None, span: int = 300) -> pd.DataFrame:
+                        scale: Scale | None = None, dd=None, span: int = 300) -> Calibration:
     """The checked tier (``binokel bid --samples``) on the first ``deals`` held-out corpus deals, one bid each
     (as :func:`instant_calibration` ``questions="one"``); the instant tier's Brier on the same questions in
-    ``attrs["instant"]``. Costs ``deals x samples`` double-dummy samples.
+    ``instant``. Costs ``deals x samples`` double-dummy samples.
     """
     from binokel_sim.evaluation.hand import evaluate_hand
     from binokel_sim.evaluation.instant import load_instant
@@ -366,8 +356,9 @@ def checked_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     table = reliability(pred, made, deal, bins)
     model = load_instant(rules)
     inst = brier(_instant_pred(rules, model, rows, idx, bids, scale=scale), made, deal) if model else None
+    b, gap, held = brier(pred, made, deal), max_abs_gap(table), f"the first {len(rows)} of " + which
     table.attrs.update({"study": "calibration", "tier": "checked", "rules": rules.name, "seed": seed,
-                        "samples": samples, "policy": policy, "held_out": f"the first {len(rows)} of " + which,
-                        "questions": "one", **brier(pred, made, deal), "instant": inst,
-                        "max_abs_gap": float(table["gap"].abs().max())})
-    return table
+                        "samples": samples, "policy": policy, "held_out": held,
+                        "questions": "one", **b.to_dict(), "instant": inst.to_dict() if inst else None,
+                        "max_abs_gap": gap})
+    return Calibration(table, "checked", gap, b, held, "one", instant=inst)

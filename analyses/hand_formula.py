@@ -37,7 +37,7 @@ from binokel_sim import censored, streams
 from binokel_sim.contracts import is_trump
 from binokel_sim.play.dd import DD
 from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
-from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, formula_dict, r2_bootstrap, r2_gain_interval
+from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, r2_bootstrap, r2_gain_interval
 from binokel_sim.output import write_json
 from binokel_sim.errors import check_count
 from binokel_sim.rules import Rules, as_rules
@@ -230,6 +230,6 @@ def _beta(f: Formula, features) -> np.ndarray:
 def save(f: Formula, path=COEFFICIENTS) -> None:
     """Store ``f`` under its rules name in the coefficients file (other presets kept)."""
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    data[f.rules] = formula_dict(f)
+    data[f.rules] = f.to_dict()
     write_json(data, path)
 

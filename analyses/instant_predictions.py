@@ -64,7 +64,8 @@ def predict(rules: Rules, model, hands: np.ndarray, seat: np.ndarray, ladder: np
     scale = scale or Scale()
     if progress and not scale.progress:
         scale = dataclasses.replace(scale, progress=True)
-    key = {"questions": store_key(rules_hash(rules), model.play, hands, seat, ladder), "model": identity(model)}
+    key = {"questions": store_key(rules_hash(rules), model.play, hands, seat, ladder),
+           "model": identity(model).to_dict()}
     parts = run_local_chunks(lambda c: model.p_make(rules, hands[c.start:c.stop], seat[c.start:c.stop], ladder),
                              chunk_ranges(len(hands), PREDICT_CHUNK), scale, desc="instant tier",
                              what="the instant tier's predictions", key=key)

@@ -38,6 +38,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from binokel_sim.analyses.calibration_result import Calibration
 from binokel_sim.analyses.report_model import (BUDGETS, Budget, CalibrationResult, MeldOddsResult, Reliability,
                                                Report, Section, provenance_frame)
 from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
@@ -288,16 +289,16 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         title = f"Does the hand formula's P(make) come true? {rules.display_name}: {len(cal):,} deals"
         s.figures.append(("calibration", chart(t, title),
                           "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
-    inst = instant_calibration_table(rules, src, scale)
-    if inst is not None:
-        a = inst.attrs
-        held = a["held_out"].replace(f" in {src.corpus}", f" in {corpus_label(src)}")
-        how = a.get("model", {}).get("ladder")
+    run = instant_calibration_table(rules, src, scale)
+    if run is not None and run.brier is not None:
+        inst, b = run.table, run.brier
+        held = run.held_out.replace(f" in {src.corpus}", f" in {corpus_label(src)}")
+        how = run.model.get("ladder")
         s.text.append(f"The instant tier of `binokel bid`{f' ({how})' if how else ''} on {held}, every bid 150..450"
                       " asked of each "
-                      f"deal (errors clustered by deal): Brier score {a['brier']:.4f} ± {a['brier_se']:.4f} "
-                      f"(always predicting the base rate: {a['base_rate_brier']:.4f}); largest gap "
-                      f"{100 * a['max_abs_gap']:.1f} percentage points.")
+                      f"deal (errors clustered by deal): Brier score {b.brier:.4f} ± {b.brier_se:.4f} "
+                      f"(always predicting the base rate: {b.base_rate_brier:.4f}); largest gap "
+                      f"{100 * run.max_abs_gap:.1f} percentage points.")
         by = "by decile" if len(inst) == 10 else f"in {len(inst)} bins of the prediction"
         fits.append(Reliability("instant", f"Instant bid tier: predicted against realised, {by}", inst))
         s.tables.append((fits[-1].caption, inst))
@@ -307,10 +308,11 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
     return CalibrationResult(s, fits)
 
 
-def instant_calibration_table(rules: Rules, src: StudySource, scale: Scale | None = None) -> pd.DataFrame | None:
-    """The instant tier's reliability table on the held-out deals of the corpus the play sections read, or None
-    when they read none, it holds too few deals to hold any out (below 500), or no instant model is fitted;
-    predictions the store does not hold are computed under ``scale`` (its checkpoint keeps them)."""
+def instant_calibration_table(rules: Rules, src: StudySource, scale: Scale | None = None) -> Calibration | None:
+    """The instant tier's :class:`~.calibration_result.Calibration` (reliability table, Brier score) on the
+    held-out deals of the corpus the play sections read, or None when they read none, it holds too few deals
+    to hold any out (below 500), or no instant model is fitted; predictions the store does not hold are
+    computed under ``scale`` (its checkpoint keeps them)."""
     from binokel_sim.analyses.calibration import instant_calibration
     from binokel_sim.evaluation.instant import held_out, load_instant
 

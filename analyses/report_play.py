@@ -126,21 +126,21 @@ def tapp_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = No
     if melds is not None and len(study) > 2 and exact:
         x = melds["melds_tapp_value"].to_numpy(np.float64)
         a = adjusted(study, float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))), len(x))
-        if a["se"] < 0.95 * o["dd_se"]:  # it sharpens only with more melds-only deals than played ones
-            s.text.append(f"**Headline: the Tapp is worth {pm(a['mean'], a['se'])} points** (double-dummy, sharpened;"
-                          f" n = {a['n']:,} played deals; the melds-only Tapp value, known from {a['melds_n']:,}"
-                          f" deals of the same stream as {a['melds_mean']:.1f} ± {a['melds_se']:.2f}, serves as a"
-                          f" control variate with slope {a['beta']:.2f}: same expectation, smaller standard error)."
+        if a.se < 0.95 * o["dd_se"]:  # it sharpens only with more melds-only deals than played ones
+            s.text.append(f"**Headline: the Tapp is worth {pm(a.mean, a.se)} points** (double-dummy, sharpened;"
+                          f" n = {a.n:,} played deals; the melds-only Tapp value, known from {a.melds_n:,}"
+                          f" deals of the same stream as {a.melds_mean:.1f} ± {a.melds_se:.2f}, serves as a"
+                          f" control variate with slope {a.beta:.2f}: same expectation, smaller standard error)."
                           " The melds-only figure explains most of it; the rest is card points and tricks.")
             sharp = ("Tapp value (double-dummy): plain and sharpened", pd.DataFrame([
                 {"figure": "plain mean", "value": o["dd_mean"], "se": o["dd_se"], "n": int(o["n"])},
-                {"figure": "with the melds-only control variate", "value": a["mean"], "se": a["se"], "n": a["n"]}]))
-            sharpened = Estimate(float(a["mean"]), float(a["se"]))
+                {"figure": "with the melds-only control variate", "value": a.mean, "se": a.se, "n": a.n}]))
+            sharpened = Estimate(float(a.mean), float(a.se))
         else:
             s.text.append(f"**Headline: the Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** (double-dummy,"
                           f" n = {int(o['n']):,} deals). The melds-only figure explains most of it; the rest is card"
                           " points and tricks. (The melds-only value as a control variate cannot sharpen it here:"
-                          f" its {a['melds_n']:,} deals are no more than the {a['n']:,} played ones, so it adds no"
+                          f" its {a.melds_n:,} deals are no more than the {a.n:,} played ones, so it adds no"
                           " information.)")
     elif exact:
         s.text.append(f"**Headline: the Tapp is worth {pm(o['dd_mean'], o['dd_se'])} points** (double-dummy,"

@@ -101,15 +101,16 @@ def real_play_section(rules: Rules, folder: str | os.PathLike | None = None, sca
     safe = _safe_bid_table(raw, s)
     s.text.extend(_safe_bid_text(raw))
     if len(rows) >= MIN_DEALS and folder is None:  # the bid model with real play, on its held-out deals
-        cal = sd_calibration(rules, p, questions="ladder", scale=scale)
-        a = cal.attrs
+        run = sd_calibration(rules, p, questions="ladder", scale=scale)
+        cal, b = run.table, run.brier
+        assert b is not None and run.max_abs_gap_controlled is not None  # sd_calibration always scores and controls
         s.text.append(f"`binokel bid --play single-dummy` answers with the instant tier fitted on the training deals "
-                      f"of this corpus, played single-dummy. On its {a['deals']} held-out deals (every bid from the "
-                      f"minimum to 300 points above it, n = {a['n']} questions) its Brier score is {a['brier']:.4f} "
-                      f"± {a['brier_se']:.4f} (the base rate's {a['base_rate_brier']:.4f}). On those deals alone its "
-                      f"deciles lie within {100 * a['max_abs_gap']:.1f} points of what happened, with a standard "
+                      f"of this corpus, played single-dummy. On its {b.deals} held-out deals (every bid from the "
+                      f"minimum to 300 points above it, n = {b.n} questions) its Brier score is {b.brier:.4f} "
+                      f"± {b.brier_se:.4f} (the base rate's {b.base_rate_brier:.4f}). On those deals alone its "
+                      f"deciles lie within {100 * run.max_abs_gap:.1f} points of what happened, with a standard "
                       f"error of up to {100 * cal['realised_se'].max():.1f} points each; with the held-out deals' "
-                      f"own luck taken out by {a['further']}, within {100 * a['max_abs_gap_controlled']:.1f} points "
+                      f"own luck taken out by {run.further}, within {100 * run.max_abs_gap_controlled:.1f} points "
                       f"(standard error up to {100 * cal['gap_controlled_se'].max():.1f}).")
         shown = cal[["bin_from", "bin_to", "n", "deals", "predicted", "realised", "realised_se", "gap", "further_n",
                      "gap_controlled", "gap_controlled_se"]]
@@ -177,10 +178,11 @@ def safe_bids(rules: Rules, dd: pd.DataFrame, sd: pd.DataFrame, confidence: floa
             continue
         safe_open = None
         for way, rows in ways.items():
-            lv = levels(rules, rows[sel], confidence)
-            safe_open = lv["safe_bid"] if way == "open" else safe_open
-            row = {"melds": label, "play": WORDS[way], "n": int(sel.sum()), "safe_bid": lv["safe_bid"],
-                   "safe_bid_lo": lv["safe_bid_lo"], "safe_bid_hi": lv["safe_bid_hi"], "ceiling_bid": lv["ceiling_bid"],
+            lv = levels(rules, rows[sel], confidence).picks
+            assert lv is not None  # levels() of played deals always picks
+            safe_open = lv.safe_bid if way == "open" else safe_open
+            row = {"melds": label, "play": WORDS[way], "n": int(sel.sum()), "safe_bid": lv.safe_bid,
+                   "safe_bid_lo": lv.safe_bid_lo, "safe_bid_hi": lv.safe_bid_hi, "ceiling_bid": lv.ceiling_bid,
                    "p_make_at_open_safe": np.nan, "se": np.nan}
             if safe_open is not None:
                 t = bid_table(rules, parts_of(rows[sel]), np.array([safe_open]))

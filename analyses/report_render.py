@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -234,8 +235,23 @@ def _glossary_figures():
     return list(FIGURES)
 
 
-def render(report, out: str | Path) -> dict[str, Path]:
-    """Write report.html, report.md, figures/*.png and tables/*.csv under ``out``; returns the main paths."""
+@dataclass(frozen=True)
+class Rendered:
+    """:func:`render`'s main files: the report as HTML and as Markdown."""
+
+    html: Path
+    markdown: Path
+
+    def to_dict(self) -> dict[str, str]:
+        """The paths as text, as ``report --json`` prints them."""
+        return {"html": str(self.html), "markdown": str(self.markdown)}
+
+
+def render(report, out: str | Path) -> Rendered:
+    """Write report.html, report.md, figures/*.png and tables/*.csv under ``out``; returns the main paths.
+
+    E.g. ``render(build_report("standard"), "my-report").html`` is ``my-report/report.html``.
+    """
     from binokel_sim.analyses.charts import close
 
     out = Path(out)
@@ -273,7 +289,7 @@ def render(report, out: str | Path) -> dict[str, Path]:
     md += glossary_markdown(codes)
     hp.append(glossary_html(codes))
     hp.append("</body></html>")
-    paths = {"html": out / "report.html", "markdown": out / "report.md"}
-    write_text("\n".join(hp) + "\n", paths["html"])
-    write_text("\n".join(md) + "\n", paths["markdown"])
+    paths = Rendered(html=out / "report.html", markdown=out / "report.md")
+    write_text("\n".join(hp) + "\n", paths.html)
+    write_text("\n".join(md) + "\n", paths.markdown)
     return paths

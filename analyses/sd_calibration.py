@@ -34,6 +34,8 @@ import pandas as pd
 
 from binokel_sim.rules import Rules
 
+from .calibration_result import Calibration
+
 #: A decile is corrected only by at least this many further deals: a clustered standard error from a handful
 #: of deals understates the spread (at 12 further deals, deciles came out 5-10 points off with SE 0.1-1.2).
 MIN_FURTHER_DEALS = 30
@@ -133,18 +135,20 @@ def shipped_or_fit(rules: Rules, paired, min_deals: int):
 
 def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: int = 10, span: int = 300,
                    progress: bool = False, min_deals: int | None = None, further: int | None = None,
-                   scale=None) -> pd.DataFrame:
-    """:func:`controlled_reliability` of ``bid --play single-dummy``'s model (fitted on the training deals of
-    the single-dummy corpus ``corpus``: a folder, default the shipped one, or :class:`.sd_instant.Paired`) on
-    its held-out deals played single-dummy at every seat, with the open-card outcomes of the double-dummy
-    corpus's held-out deals beyond it (the first ``further``; default all) as the control. The Brier score,
-    the deals and the model's provenance are in ``attrs``, as :func:`.calibration.instant_calibration`'s.
+                   scale=None) -> Calibration:
+    """The :class:`~.calibration_result.Calibration` (its table :func:`controlled_reliability`) of ``bid --play
+    single-dummy``'s model (fitted on the training deals of the single-dummy corpus ``corpus``: a folder,
+    default the shipped one, or :class:`.sd_instant.Paired`) on its held-out deals played single-dummy at every
+    seat, with the open-card outcomes of the double-dummy corpus's held-out deals beyond it (the first
+    ``further``; default all) as the control: the Brier score, the deals and the model's provenance, as
+    :func:`.calibration.instant_calibration`'s.
     Predictions are read from the store :func:`store_sd` writes where it holds these questions, else computed
     under ``scale`` (a :class:`~binokel_sim.runner.Scale`: workers, checkpoint; :func:`.calibration.predict`)."""
     from binokel_sim.errors import InputError
     from binokel_sim.evaluation.instant import held_out_rule
 
-    from .calibration import asked_questions, brier, held_out_predictions, made_outcomes
+    from .calibration import asked_questions, held_out_predictions, made_outcomes
+    from .calibration_result import brier, max_abs_gap
     from .sd_instant import MIN_DEALS, read_sd
 
     if questions not in ("one", "ladder"):
@@ -168,12 +172,13 @@ def sd_calibration(rules: Rules, corpus=None, questions: str = "ladder", bins: i
              f"single-dummy at every seat: {held_out_rule(rules.n_seats)}")
     more = (f"the open-card outcomes of {len(extra)} further held-out deals of the double-dummy corpus"
             + (f" (deals {int(extra['deal'].min())}..{int(extra['deal'].max())})" if len(extra) else ""))
+    b, gap, controlled = brier(pred[h], made[h], deal[h]), max_abs_gap(table), max_abs_gap(table, "gap_controlled")
     table.attrs.update({"study": "calibration", "tier": "instant", "play": "single-dummy", "rules": rules.name,
                         "held_out": which, "further": more, "questions": questions,
-                        "bids": [int(bids.min()), int(bids.max())], **brier(pred[h], made[h], deal[h]),
-                        "model": model.provenance, "max_abs_gap": float(table["gap"].abs().max()),
-                        "max_abs_gap_controlled": float(table["gap_controlled"].abs().max())})
-    return table
+                        "bids": [int(bids.min()), int(bids.max())], **b.to_dict(),
+                        "model": model.provenance, "max_abs_gap": gap, "max_abs_gap_controlled": controlled})
+    return Calibration(table, "instant", gap, b, which, questions, "single-dummy", model.provenance, further=more,
+                       max_abs_gap_controlled=controlled)
 
 
 def store_sd(rules: Rules, model, paired, span: int = 300, progress: bool = False):

@@ -27,6 +27,8 @@ Where any deal of a group is unresolved the group has no double-dummy point valu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -173,7 +175,21 @@ def chart(dist: pd.DataFrame, title: str):
     return fig
 
 
-def adjusted(df: pd.DataFrame, melds_mean: float, melds_se: float, melds_n: int) -> dict[str, float]:
+@dataclass(frozen=True)
+class Sharpened:
+    """:func:`adjusted`'s answer: the double-dummy Tapp value ``mean`` ± ``se`` over ``n`` played deals, sharpened
+    by the melds-only Tapp value (``melds_mean`` ± ``melds_se`` over ``melds_n`` deals) with slope ``beta``."""
+
+    mean: float
+    se: float
+    beta: float
+    n: int
+    melds_n: int
+    melds_mean: float
+    melds_se: float
+
+
+def adjusted(df: pd.DataFrame, melds_mean: float, melds_se: float, melds_n: int) -> Sharpened:
     """The double-dummy Tapp value with the melds-only Tapp value as a control variate.
 
     ``melds_mean`` (± ``melds_se``) is the melds-only Tapp value's mean over ``melds_n``
@@ -185,7 +201,7 @@ def adjusted(df: pd.DataFrame, melds_mean: float, melds_se: float, melds_n: int)
     deals count at their lower bounds, as in :func:`summary`.
 
     >>> d = pd.DataFrame({"melds_tapp_value": [0.0, 10.0, 20.0, 30.0], "tapp_value": [1, 11, 21, 31]})
-    >>> r = adjusted(d, 20.0, 0.0, 1000); r["mean"], r["beta"], r["se"]
+    >>> r = adjusted(d, 20.0, 0.0, 1000); r.mean, r.beta, r.se
     (21.0, 1.0, 0.0)
     """
     y = df["tapp_value"].to_numpy(np.float64)
@@ -196,5 +212,5 @@ def adjusted(df: pd.DataFrame, melds_mean: float, melds_se: float, melds_n: int)
     resid = y - beta * x
     mean = float(y.mean() - beta * (x.mean() - melds_mean))
     se = float(np.sqrt(resid.var(ddof=2) / n + beta ** 2 * melds_se ** 2)) if n > 2 else float("nan")
-    return {"mean": round(mean, 10), "se": round(se, 10), "beta": round(beta, 10), "n": n, "melds_n": int(melds_n),
-            "melds_mean": melds_mean, "melds_se": melds_se}
+    return Sharpened(mean=round(mean, 10), se=round(se, 10), beta=round(beta, 10), n=n, melds_n=int(melds_n),
+                     melds_mean=melds_mean, melds_se=melds_se)

@@ -50,8 +50,8 @@ def main() -> None:
            "test_deals": len(test), "questions": int(made.size), "bids": [int(bids[0]), int(bids[-1])]}
     for k, p in pred.items():
         b = brier(p, made, deal)
-        out[k] = {"brier": round(b["brier"], 4), "brier_se": round(b["brier_se"], 4),
-                  "base_rate_brier": round(b["base_rate_brier"], 4),
+        out[k] = {"brier": round(b.brier, 4), "brier_se": round(b.brier_se, 4),
+                  "base_rate_brier": round(b.base_rate_brier, 4),
                   "largest_gap_of_5_bins": round(float(reliability(p, made, deal, 5)["gap"].abs().max()), 3),
                   "largest_gap_of_10_bins": round(float(reliability(p, made, deal, 10)["gap"].abs().max()), 3)}
     # The paired difference, clustered by deal: both ladders answer the same questions.

@@ -60,6 +60,6 @@ def report_cmd(rules, budget: str, meld_deals: int | None, study_deals: int | No
     report = build_report(rules, b, seed, scale, command=command, fresh=fresh, corpus=corpus_dir)
     paths = render(report, folder)
     if as_json:
-        echo_json({"paths": {k: str(v) for k, v in paths.items()}, "provenance": report.provenance})
+        echo_json({"paths": paths.to_dict(), "provenance": report.provenance})
         return
-    click.echo(f"wrote {paths['html']} and {paths['markdown']} ({report.provenance['run_seconds']} s)")
+    click.echo(f"wrote {paths.html} and {paths.markdown} ({report.provenance['run_seconds']} s)")

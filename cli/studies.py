@@ -41,7 +41,6 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
       binokel fit formula --rules standard --seed 1 --write
     """
     from binokel_sim.analyses.hand_formula import model_table, run, save
-    from binokel_sim.evaluation.formula import formula_dict
 
     f, stats, train, test = run(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget, fresh=fresh,
                                 corpus=corpus_dir)
@@ -53,7 +52,7 @@ def fit_formula_cmd(rules, deals: int | None, policy: str, seed: int, fresh: boo
         write_table(pd.DataFrame({"term": list(terms), "coefficient": list(terms.values()), "sd": f.sd,
                                   **{k: v for k, v in stats.items() if not isinstance(v, (dict, list, tuple))}}), out)
     if as_json:
-        echo_json({"formula": formula_dict(f), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
+        echo_json({"formula": f.to_dict(), "rule_of_thumb": f.rule_of_thumb(), "usable": f.usable(),
                    **({"models": table.to_dict(orient="records")} if table is not None else {})})
         return
     src = f.provenance["source"]
@@ -131,15 +130,15 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
         if play == "single-dummy":
             from binokel_sim.analyses.sd_calibration import sd_calibration
 
-            table = sd_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
+            run = sd_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
         else:
-            table = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
+            run = cal.instant_calibration(rules, corpus_dir, questions=questions, span=span, scale=scale)
     elif tier == "checked":
-        table = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
+        run = cal.checked_calibration(rules, corpus_dir, held, samples, seed, policy, scale=scale)
     else:
-        table = cal.calibrate(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
-    a = table.attrs
-    n = a.get("n", a.get("deals"))
+        run = cal.calibrate(rules, deals, seed, policy, scale=scale, solve_budget=solve_budget)
+    table, b = run.table, run.brier
+    n = b.n if b is not None else deals
     if out is not None:
         write_table(table, out)
     if charts is not None:
@@ -147,25 +146,25 @@ def calibrate_cmd(rules, tier: str, questions: str, span: int, held: int, sample
         title = f"Does the {tier} tier's P(make) come true?{played}\n{rules.display_name}, n = {n:,}"
         write_figure(cal.chart(table, title),
                      Path(charts) / f"calibration.{chart_format}")
-    if as_json:
-        echo_json({**a, "table": table.to_dict(orient="records")})
+    if as_json:  # the provenance the written table carries, then the table
+        echo_json({**table.attrs, "table": table.to_dict(orient="records")})
         return
-    if tier == "formula":
-        click.echo(f"# calibration of the hand formula: rules {a['rules']}, seed {a['seed']}, {a['deals']} deals,"
-                   f" policy {a['policy']}; largest gap {a['max_abs_gap']:.3f}")
+    if b is None:
+        click.echo(f"# calibration of the hand formula: rules {rules.name}, seed {seed}, {deals} deals,"
+                   f" policy {policy}; largest gap {run.max_abs_gap:.3f}")
     else:
-        how = ", single-dummy play" if a.get("play") == "single-dummy" else ""
-        click.echo(f"# calibration of the {tier} tier{how}: rules {a['rules']}, {a['held_out']}; {a['n']} questions"
-                   f" ({a['questions']} per deal); Brier {a['brier']:.4f} ± {a['brier_se']:.4f} (base rate"
-                   f" {a['base_rate_brier']:.4f}); largest gap {a['max_abs_gap']:.3f}")
-        if a.get("open_share"):
-            click.echo(f"# {a['open_share']:.1%} of the held-out totals are open (solved within a node budget):"
+        how = ", single-dummy play" if run.play == "single-dummy" else ""
+        click.echo(f"# calibration of the {tier} tier{how}: rules {rules.name}, {run.held_out}; {b.n} questions"
+                   f" ({run.questions} per deal); Brier {b.brier:.4f} ± {b.brier_se:.4f} (base rate"
+                   f" {b.base_rate_brier:.4f}); largest gap {run.max_abs_gap:.3f}")
+        if run.open_share:
+            click.echo(f"# {run.open_share:.1%} of the held-out totals are open (solved within a node budget):"
                        " 'made' counts them failed, 'made, unresolved counted made' as made; within 2 points"
                        " means of that range")
-        if a.get("further"):
-            click.echo(f"# gap_controlled: each decile's gap with the held-out deals' luck taken out by {a['further']}"
-                       f" (the same questions, open cards); largest {a['max_abs_gap_controlled']:.3f}")
-        if a.get("instant"):
-            click.echo(f"# instant tier on the same questions: Brier {a['instant']['brier']:.4f}"
-                       f" ± {a['instant']['brier_se']:.4f}")
+        if run.further:
+            click.echo(f"# gap_controlled: each decile's gap with the held-out deals' luck taken out by {run.further}"
+                       f" (the same questions, open cards); largest {run.max_abs_gap_controlled:.3f}")
+        if run.instant:
+            click.echo(f"# instant tier on the same questions: Brier {run.instant.brier:.4f}"
+                       f" ± {run.instant.brier_se:.4f}")
     echo_table(table, "{:.3f}")

@@ -23,6 +23,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,24 @@ from binokel_sim.rules import Rules, load_rules
 from binokel_sim.scoring import bid_ladder
 
 COEFFICIENTS = Path(__file__).with_name("formula_coefficients.json")
+
+
+@dataclass(frozen=True)
+class FormulaAdvice:
+    """:meth:`Formula.advise` of one hand: the estimated total ± the formula's residual ``sd``, the ceiling bid
+    (the highest with E[score] > 0) and the safe bid (the highest with P(make) >= the confidence); None: no bid.
+
+    >>> FormulaAdvice(total=350.0, sd=50.0, ceiling_bid=400, safe_bid=300).to_dict()["safe_bid"]
+    300
+    """
+
+    total: float
+    sd: float
+    ceiling_bid: int | None
+    safe_bid: int | None
+
+    def to_dict(self) -> dict[str, float | int | None]:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -67,7 +86,7 @@ class Formula:
         err = EstimateError(0.0, 1.0, self.sd, 0)
         return float(err.expected_play(np.array([float(total)]), np.array([bid]), failure_factor)[0, 0])
 
-    def advise(self, counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
+    def advise(self, counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> FormulaAdvice:
         """Estimate, ceiling bid (E[score] > 0) and safe bid (P(make) >= confidence) of one hand."""
         from binokel_sim.evaluation.going_out import EstimateError
 
@@ -76,8 +95,19 @@ class Formula:
         # Every bid of the ladder at once (the auction asks this of every hand of every simulated deal).
         ev = EstimateError(0.0, 1.0, self.sd, 0).expected_play(np.array([t]), bids, rules.scoring.failure_factor)[0]
         ceiling, safe = bids[ev > 0], bids[np.atleast_1d(self.p_make(t, bids)) >= confidence]
-        return {"total": t, "sd": self.sd, "ceiling_bid": int(ceiling.max()) if ceiling.size else None,
-                "safe_bid": int(safe.max()) if safe.size else None}
+        return FormulaAdvice(total=t, sd=self.sd, ceiling_bid=int(ceiling.max()) if ceiling.size else None,
+                             safe_bid=int(safe.max()) if safe.size else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The formula as the coefficients file stores it under its rules name (intercept, coef, sd,
+        provenance; the rules are the key).
+
+        >>> list(Formula("standard", 1.0, {"melds": 1.0}, 2.0).to_dict())
+        ['intercept', 'coef', 'sd', 'provenance']
+        """
+        d = asdict(self)
+        d.pop("rules")
+        return d
 
     def r2_interval(self) -> tuple[float, float, float, int]:
         """(R² out of sample, 95 % lo, hi, n_test) from the fit's provenance.
@@ -199,20 +229,3 @@ def r2_gain_interval(y: np.ndarray, base: np.ndarray, rich: np.ndarray, reps: in
     gain = gain[np.isfinite(gain)]
     full = float((((y - base) ** 2).sum() - ((y - rich) ** 2).sum()) / ((y - y.mean()) ** 2).sum())
     return full, float(np.quantile(gain, 0.025)), float(np.quantile(gain, 0.975))
-
-
-def formula_dict(f: Formula) -> dict:
-    d = asdict(f)
-    d.pop("rules")
-    return d
-
-
-def formula_advice(counts: np.ndarray, rules: Rules, confidence: float = 0.8) -> dict:
-    """The hand formula's quick estimate for ``counts`` (total, sd, ceiling and safe bid) with its
-    training size and test R^2, where a formula was fitted for ``rules`` and predicts (its
-    out-of-sample R^2 interval above 0); else ``{"usable": False, "why": ...}``."""
-    f, why = usable_formula(rules)
-    if f is None:
-        return {"usable": False, "why": why}
-    return {**f.advise(counts, rules, confidence), "usable": True, "why": why, "n_train": f.provenance.get("n_train"),
-            "r2_test": f.provenance.get("r2_test")}

@@ -20,7 +20,7 @@ The standard error adds the ladder's, the line's at ``(T, M)`` and the meld mean
 >>> cols = {"bid": np.array([150, 200]), "expected_score": np.array([250.0, 100.0]),
 ...         "expected_score_se": np.array([5.0, 5.0]), "p_surrender": np.array([0.0, 0.5])}
 >>> m = margin_columns(cols, ol, load_rules("standard"), total=300.0, melds=100)
->>> m["expected_margin"].tolist()   # 250 - (150 - 75 + 10); 100 - (0.5 * 85 + 0.5 * (50 + 20))
+>>> m.expected_margin.tolist()   # 250 - (150 - 75 + 10); 100 - (0.5 * 85 + 0.5 * (50 + 20))
 [165.0, 22.5]
 """
 
@@ -108,10 +108,25 @@ def fit_others(rows, rules: Rules) -> OthersLine:
                       out_melds_se=float(melds.std(ddof=1) / np.sqrt(len(melds))), n_out=int(len(melds)))
 
 
-def margin_columns(cols, others: OthersLine, rules: Rules, total: float, melds: float) -> dict[str, np.ndarray]:
-    """``expected_margin`` and ``expected_margin_se`` per bid of a ladder (columns or frame with ``bid``,
-    ``expected_score(_se)``, ``p_surrender``) for a hand of expected total ``total`` and dealt melds ``melds``;
-    non-increasing like E[score] (:func:`~binokel_sim.stats.decreasing`)."""
+@dataclass(frozen=True)
+class Margins:
+    """:func:`margin_columns`' answer: per bid of a ladder (int[k] ``bid``) the expected margin (own score minus
+    the others' mean, float[k]) and its standard error; :meth:`columns` gives them as the ladder columns
+    :func:`~binokel_sim.evaluation.pass_value.versus_pass` weighs."""
+
+    bid: np.ndarray
+    expected_margin: np.ndarray
+    expected_margin_se: np.ndarray
+
+    def columns(self) -> dict[str, np.ndarray]:
+        return {"bid": self.bid, "expected_margin": self.expected_margin,
+                "expected_margin_se": self.expected_margin_se}
+
+
+def margin_columns(cols, others: OthersLine, rules: Rules, total: float, melds: float) -> Margins:
+    """:class:`Margins` (``expected_margin`` ± ``expected_margin_se``) per bid of a ladder (columns or frame with
+    ``bid``, ``expected_score(_se)``, ``p_surrender``) for a hand of expected total ``total`` and dealt melds
+    ``melds``; non-increasing like E[score] (:func:`~binokel_sim.stats.decreasing`)."""
     from binokel_sim.stats import decreasing
 
     bids = np.asarray(cols["bid"], dtype=np.int64)
@@ -122,7 +137,8 @@ def margin_columns(cols, others: OthersLine, rules: Rules, total: float, melds: 
     away = out_credit(rules, bids) + others.out_melds
     rest = (1 - p_out) * played + p_out * away
     rest_se = np.sqrt(((1 - p_out) * played_se) ** 2 + (p_out * others.out_melds_se) ** 2)
-    return {"expected_margin": decreasing(e - rest), "expected_margin_se": np.sqrt(se ** 2 + rest_se ** 2)}
+    return Margins(bid=bids, expected_margin=decreasing(e - rest), expected_margin_se=np.sqrt(se ** 2 + rest_se ** 2))
 
 
-__all__ = ["PLAYED", "SPECIAL", "THROWN_IN", "WENT_OUT", "OthersLine", "fit_others", "margin_columns", "out_credit"]
+__all__ = ["PLAYED", "SPECIAL", "THROWN_IN", "WENT_OUT", "Margins", "OthersLine", "fit_others", "margin_columns",
+           "out_credit"]

@@ -26,6 +26,7 @@ with ``==`` on fitted floats:
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +34,7 @@ import numpy as np
 if TYPE_CHECKING:
     from binokel_sim.evaluation.instant import InstantModel
 
-__all__ = ["RTOL", "ROUNDED_SHARE", "differences", "identity", "same_model"]
+__all__ = ["RTOL", "ROUNDED_SHARE", "ModelIdentity", "differences", "identity", "same_model"]
 
 #: Fitted floats agree to this relative tolerance (of each array's largest entry). The CPUs and BLAS kernels
 #: seen so far differ near 1e-14 relative; 1e-9 is far above that and far below any change a refit on other
@@ -94,7 +95,24 @@ def same_model(a: "InstantModel | None", b: "InstantModel | None", rtol: float =
     return a is not None and b is not None and not differences(a, b, rtol)
 
 
-def identity(m: "InstantModel") -> dict[str, Any]:
+@dataclass(frozen=True)
+class ModelIdentity:
+    """:func:`identity` of a fitted model: its exact fields (``rules_hash``, ``rules``, ``draws``), its ``play``,
+    and digests of its rounded integers (``rounded``) and of its floats to 9 digits (``floats``);
+    :meth:`to_dict` is the cache key's part (a checkpoint's)."""
+
+    rules_hash: str
+    rules: str
+    draws: int
+    play: str
+    rounded: str
+    floats: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def identity(m: "InstantModel") -> ModelIdentity:
     """A model's identity for a cache key (a checkpoint's): its exact fields and play, a digest of its rounded
     integers, and a digest of its fitted floats rounded to 9 significant digits (:data:`RTOL`).
 
@@ -115,6 +133,7 @@ def identity(m: "InstantModel") -> dict[str, Any]:
     def digest(names: tuple[str, ...], text) -> str:
         return hashlib.sha256("|".join(text(_floats(getattr(m, n))) for n in names).encode()).hexdigest()[:24]
 
-    return {**{n: getattr(m, n) for n in _EXACT}, "play": m.play,
-            "rounded": digest(_ROUNDED, lambda x: ",".join(str(int(v)) for v in x)),
-            "floats": digest((*_FLOATS, "tapp"), lambda x: ",".join(f"{v + 0.0:.8e}" for v in x))}  # -0.0 as 0.0
+    return ModelIdentity(**{n: getattr(m, n) for n in _EXACT}, play=m.play,
+                         rounded=digest(_ROUNDED, lambda x: ",".join(str(int(v)) for v in x)),
+                         floats=digest((*_FLOATS, "tapp"),
+                                       lambda x: ",".join(f"{v + 0.0:.8e}" for v in x)))  # -0.0 as 0.0

@@ -25,6 +25,7 @@ Then ``value``/``result``/``base_result`` are proven lower bounds, ``value_hi``/
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,13 +104,33 @@ def add_play_columns(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFr
     return df
 
 
-def add_bounds(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
-    """The interval columns (see the module docstring) from :func:`play_deals`-style arrays and their
-    upper bounds ``value_hi``/``base_value_hi`` (absent: exact)."""
-    value = cols["value"]
-    base = cols.get("base_value", value)
-    hi = cols.get("value_hi", value)
-    base_hi = cols.get("base_value_hi", base)
+@dataclass(frozen=True)
+class PointBounds:
+    """Proven bounds of each deal's points (int[n] each): ``value`` .. ``value_hi`` with the Tapp, ``base_value``
+    .. ``base_value_hi`` without it (equal where a deal was resolved); what :func:`add_bounds` takes.
+
+    >>> b = PointBounds.of({"value": np.array([100, 90])}); b.value_hi.tolist(), b.base_value.tolist()
+    ([100, 90], [100, 90])
+    """
+
+    value: np.ndarray
+    value_hi: np.ndarray
+    base_value: np.ndarray
+    base_value_hi: np.ndarray
+
+    @classmethod
+    def of(cls, cols: Mapping[str, np.ndarray]) -> PointBounds:
+        """From :func:`play_deals`-style arrays: ``value``, and where present ``base_value``, ``value_hi`` and
+        ``base_value_hi`` (absent: exact, the lower bound again; no baseline: the value)."""
+        value = cols["value"]
+        base = cols.get("base_value", value)
+        return cls(value=value, value_hi=cols.get("value_hi", value), base_value=base,
+                   base_value_hi=cols.get("base_value_hi", base))
+
+
+def add_bounds(df: pd.DataFrame, b: PointBounds) -> pd.DataFrame:
+    """The interval columns (see the module docstring) from the deals' point bounds ``b``."""
+    value, hi, base, base_hi = b.value, b.value_hi, b.base_value, b.base_value_hi
     df["value_hi"] = hi
     df["result_hi"] = df["result"].to_numpy(np.int64) + (hi - value)
     df["base_result_hi"] = df["base_result"].to_numpy(np.int64) + (base_hi - base)
@@ -119,12 +140,14 @@ def add_bounds(df: pd.DataFrame, cols: dict[str, np.ndarray]) -> pd.DataFrame:
     return df
 
 
-def point_intervals(rows: pd.DataFrame) -> dict[str, np.ndarray]:
-    """The arrays :func:`add_bounds` takes, from corpus rows (their ``points_lo``/``points_hi`` and ``base_``
-    columns; ``value``/``result``/``base_result`` hold the lower bounds)."""
-    return {k: rows[c].to_numpy(np.int64) for k, c in (
-        ("value", "points_lo"), ("value_hi", "points_hi"), ("base_value", "base_points_lo"),
-        ("base_value_hi", "base_points_hi"))}
+def point_intervals(rows: pd.DataFrame) -> PointBounds:
+    """The :class:`PointBounds` of corpus rows (their ``points_lo``/``points_hi`` and ``base_`` columns;
+    ``value``/``result``/``base_result`` hold the lower bounds)."""
+    def col(c: str) -> np.ndarray:
+        return rows[c].to_numpy(np.int64)
+
+    return PointBounds(value=col("points_lo"), value_hi=col("points_hi"), base_value=col("base_points_lo"),
+                       base_value_hi=col("base_points_hi"))
 
 
 def row_bounds(rows: pd.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
@@ -185,7 +208,7 @@ def study_chunk(rules: Rules, seed: int, st: EvalSettings, chunk: Chunk, play: b
                 for k in ("value", "base_value"):
                     cols.setdefault(f"{k}_hi", np.zeros(chunk.size, dtype=np.int64))[sel] = dd.record.hi_of(parts[k])
         add_play_columns(df, cols)
-        add_bounds(df, cols)
+        add_bounds(df, PointBounds.of(cols))
     return df
 
 

@@ -321,7 +321,7 @@ def weigh_ladder(hand, cols, rules: Rules, seat: int = 0, total: float | None = 
         why = "no expected total given" if total is None else f"no others' line fitted for rules {rules.name!r}"
         raise InputError(f"objective margin: {why} (binokel fit defence --rules {rules.name} --write)")
     melds = float(defence_features(as_counts(hand, "hand", rules.layout.hand_size, rules)[None], rules)[0, 0])
-    return versus_pass({"bid": np.asarray(cols["bid"]), **margin_columns(cols, m.others, rules, total, melds)}, pv)
+    return versus_pass(margin_columns(cols, m.others, rules, total, melds).columns(), pv)
 
 
 __all__ = ["CHECKED_PASS_DEALS", "DefenceParams", "PLAYED", "PassRows", "SPECIAL", "THROWN_IN", "WENT_OUT",

@@ -110,7 +110,7 @@ def ceiling(counts: np.ndarray, rules: Rules) -> int:
     """
     f = _formula(rules)
     if f is not None:
-        return int(f.advise(counts, rules)["ceiling_bid"] or 0)
+        return int(f.advise(counts, rules).ceiling_bid or 0)
     tot = np.empty(4, dtype=np.int64)
     totals_by_trump(counts, rules.meld_array(), tot)
     best = max(float(tot[t]) + float(play_estimate(counts, t, PLAY_WEIGHTS)) for t in range(4))

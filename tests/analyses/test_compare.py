@@ -145,10 +145,10 @@ def test_bid_interval_is_the_bids_the_sampling_error_cannot_tell_apart():
     g = load_corpus(find_corpus(STD), STD).df.head(300)
     lv = levels(STD, g, 0.8)
     t = bid_table(STD, parts_of(g)).set_index("bid")
-    lo, hi, safe = lv["safe_bid_lo"], lv["safe_bid_hi"], lv["safe_bid"]
+    lo, hi, safe = lv.picks.safe_bid_lo, lv.picks.safe_bid_hi, lv.picks.safe_bid
     assert lo <= safe <= hi and lo < hi  # 300 deals: a P(make) SE of about 0.02-0.03, a few bid steps
     # At the low end the lower 95 % bound still clears 0.8; one step above the high end not even the upper one.
     assert t.loc[lo, "p_make"] - 1.96 * t.loc[lo, "p_make_se"] >= 0.8
     up = t.loc[hi + 10]
     assert up["p_make"] + 1.96 * up["p_make_se"] < 0.8
-    assert lv["ceiling_bid_lo"] <= lv["ceiling_bid"] <= lv["ceiling_bid_hi"]
+    assert lv.picks.ceiling_bid_lo <= lv.picks.ceiling_bid <= lv.picks.ceiling_bid_hi

@@ -75,7 +75,7 @@ def test_report_bid_table_blanks_small_rows_and_fills_the_rest():
     assert small.drop(columns=["melds", "aces", "n"]).isna().all().all()
     # A filled row is exactly levels() of its deals.
     whole = levels(STD, df, 0.8)
-    assert big.iloc[-1]["ceiling_bid"] == whole["ceiling_bid"] and big.iloc[-1]["mean_total"] == whole["mean_total"]
+    assert big.iloc[-1]["ceiling_bid"] == whole.picks.ceiling_bid and big.iloc[-1]["mean_total"] == whole.mean_total
     # Every deal resolved: no range columns.
     assert "unresolved" not in t
 
@@ -90,8 +90,8 @@ def test_control_variate_is_unbiased_and_its_se_is_right():
         x = rng.normal(100, 80, 200)
         y = 20 + 1.2 * x + rng.normal(0, 40, 200)
         a = adjusted(pd.DataFrame({"melds_tapp_value": x, "tapp_value": y}), 100.0, 0.0, 10**9)
-        est.append(a["mean"])
-        ses.append(a["se"])
+        est.append(a.mean)
+        ses.append(a.se)
         plain.append(y.mean())
     est, ses = np.array(est), np.array(ses)
     # Unbiased within 4 SE of the mean of 400 estimates; reported SE ~ 40/sqrt(200) = 2.83 matches the spread.
@@ -104,4 +104,4 @@ def test_control_variate_is_unbiased_and_its_se_is_right():
     x = rng.normal(100, 80, 200)
     d = pd.DataFrame({"melds_tapp_value": x, "tapp_value": 20 + 1.2 * x + rng.normal(0, 40, 200)})
     a0, a1 = adjusted(d, 100.0, 0.0, 1000), adjusted(d, 100.0, 2.0, 1000)
-    assert a1["se"] ** 2 == pytest.approx(a0["se"] ** 2 + a0["beta"] ** 2 * 4.0)
+    assert a1.se ** 2 == pytest.approx(a0.se ** 2 + a0.beta ** 2 * 4.0)

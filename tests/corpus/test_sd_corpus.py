@@ -211,12 +211,13 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     from binokel_sim.evaluation.ladder import outcomes
     from binokel_sim.evaluation.study import parts_of
 
-    cal = sd_calibration(r, tmp_path, questions="ladder", min_deals=600, further=30)
-    a = cal.attrs
-    assert a["play"] == "single-dummy" and a["deals"] == 50 and a["n"] == 50 * 31
-    assert "50 held-out deals of the single-dummy corpus" in a["held_out"]
+    run = sd_calibration(r, tmp_path, questions="ladder", min_deals=600, further=30)
+    cal, a = run.table, run.brier
+    assert run.play == "single-dummy" and a.deals == 50 and a.n == 50 * 31
+    assert "50 held-out deals of the single-dummy corpus" in run.held_out
     # The control: the next 30 held-out deals of the double-dummy corpus (odd deals from 601), open cards.
-    assert a["further"].startswith("the open-card outcomes of 30 further held-out deals") and "601..659" in a["further"]
+    assert run.further.startswith("the open-card outcomes of 30 further held-out deals") and "601..659" in run.further
+    assert cal.attrs["further"] == run.further and cal.attrs["brier"] == a.brier  # the provenance written out
     assert cal["further_n"].sum() == 30 * 31
     bids = np.arange(150, 451, 10)
     p = model.p_make(r, soloist_hands(test)[0], test["soloist"].to_numpy(), bids).ravel()
@@ -225,14 +226,14 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     made = outcomes(r, parts_of(test), bids)[0]
     made_open = outcomes(r, parts_of(dd.set_index("deal").loc[test["deal"]].reset_index()), bids)[0]
     assert (made <= made_open).all() and made.sum() < made_open.sum()
-    assert a["brier"] == pytest.approx(np.mean((p - made.ravel()) ** 2))
+    assert a.brier == pytest.approx(np.mean((p - made.ravel()) ** 2))
     assert cal["n"].sum() == 50 * 31 and cal["predicted"].is_monotonic_increasing
     # The corpora read once (as the report does) give the same model and the same table as the folder.
     paired = si.paired_rows(r, tmp_path)
     assert (paired.held, len(paired.dd), paired.folder) == (600, 600, tmp_path)
     again = sd_calibration(r, paired, questions="ladder", min_deals=600, further=30)
-    assert again.attrs["brier"] == a["brier"] and again.attrs["model"]["corpus"] == a["model"]["corpus"]
-    pd.testing.assert_frame_equal(again, cal)
+    assert again.brier == a and again.model["corpus"] == run.model["corpus"]
+    pd.testing.assert_frame_equal(again.table, cal)
     with pytest.raises(InputError, match="holds 600 of the 2000 deals"):
         si.fit_sd(r, paired)
 
@@ -255,7 +256,7 @@ def test_safe_bids_under_each_way_of_play():
     o, e, d = (t.loc[("all", WORDS[k])] for k in ("open", "sd", "sd_solo"))
     lv = levels(r, dd, 0.8)
     assert (o["safe_bid"], o["safe_bid_lo"], o["safe_bid_hi"], o["ceiling_bid"], o["n"]) == (
-        lv["safe_bid"], lv["safe_bid_lo"], lv["safe_bid_hi"], lv["ceiling_bid"], 600)
+        lv.picks.safe_bid, lv.picks.safe_bid_lo, lv.picks.safe_bid_hi, lv.picks.ceiling_bid, 600)
     assert o["p_make_at_open_safe"] >= 0.8 and d.drop("play", errors="ignore").equals(o.drop("play", errors="ignore"))
     # 20 points lower: the safe bid drops by at most 20, and the open-card one is made less often.
     assert o["safe_bid"] - 20 <= e["safe_bid"] < o["safe_bid"] and e["p_make_at_open_safe"] < 0.8
@@ -332,6 +333,7 @@ def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_pa
     model, _ = si.fit_sd(r, paired, min_deals=600)
     _twelve_further_deals(monkeypatch)
     afresh = sdc.sd_calibration(r, paired, min_deals=600)
+    fresh = afresh.table
     monkeypatch.setattr(instant_store, "STORE_DIR", tmp_path / "store")
     sdc.store_sd(r, model, paired)
     (kept,) = (tmp_path / "store").iterdir()
@@ -341,8 +343,8 @@ def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_pa
         raise AssertionError("the stored answers were not read")
 
     monkeypatch.setattr(calibration, "predict", no_solving)
-    pd.testing.assert_frame_equal(sdc.sd_calibration(r, paired, min_deals=600), afresh)
-    assert afresh["further_n"].sum() == 12 * 31 and afresh.attrs["deals"] == 50
+    pd.testing.assert_frame_equal(sdc.sd_calibration(r, paired, min_deals=600).table, fresh)
+    assert fresh["further_n"].sum() == 12 * 31 and afresh.brier.deals == 50
     # The command prints the table in words and says what the controlled gap is.
     from clitools import run_cli
 
@@ -353,8 +355,9 @@ def test_the_stored_answers_are_the_calibrations_own(capsys, monkeypatch, tmp_pa
     assert head[0].startswith("# calibration of the instant tier, single-dummy play: rules standard, 50 held-out")
     assert head[1] == ("# gap_controlled: each decile's gap with the held-out deals' luck taken out by the open-card "
                        "outcomes of 12 further held-out deals of the double-dummy corpus (deals 601..623) (the same "
-                       f"questions, open cards); largest {afresh.attrs['max_abs_gap_controlled']:.3f}")
-    assert "made - predicted, luck taken out" in head[2]
+                       f"questions, open cards); largest {afresh.max_abs_gap_controlled:.3f}")
+    # The table is wider than 100 columns: it prints as blocks of whole columns, the controlled gap in a later one.
+    assert "made - predicted, luck taken out" in out
 
 
 @pytest.mark.slow
@@ -372,11 +375,11 @@ def test_report_section_with_a_whole_corpus_calibrates_the_real_play_model(monke
     _twelve_further_deals(monkeypatch)
     s = real_play_section(r).section
     words = next(t for t in s.text if t.startswith("`binokel bid --play single-dummy` answers"))
-    cal = sdc.sd_calibration(r, si.paired_rows(r), min_deals=600)
-    a = cal.attrs
-    assert "On its 50 held-out deals" in words and f"n = {a['n']} questions" in words
-    assert f"within {100 * a['max_abs_gap']:.1f} points of what happened" in words
+    run = sdc.sd_calibration(r, si.paired_rows(r), min_deals=600)
+    cal = run.table
+    assert "On its 50 held-out deals" in words and f"n = {run.brier.n} questions" in words
+    assert f"within {100 * run.max_abs_gap:.1f} points of what happened" in words
     assert "taken out by the open-card outcomes of 12 further held-out deals" in words
-    assert f"within {100 * a['max_abs_gap_controlled']:.1f} points" in words
+    assert f"within {100 * run.max_abs_gap_controlled:.1f} points" in words
     title, table = s.tables[-1]
     assert "*luck taken out*" in title and table["gap_controlled"].tolist() == cal["gap_controlled"].round(3).tolist()

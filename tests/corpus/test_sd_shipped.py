@@ -120,4 +120,4 @@ def test_a_refit_that_differs_in_the_last_bits_reads_the_stored_answers(monkeypa
     r = load_rules("standard")
     tables = [t for _, t in real_play_section(r).section.tables]
     assert len(tables) == 3 and len(tables[-1]) == 10  # ..., and the real-play model's ten deciles
-    assert instant_calibration(r).attrs["deals"] == 9750
+    assert instant_calibration(r).brier.deals == 9750

@@ -34,7 +34,7 @@ def test_reliability_clusters_questions_of_one_deal():
     iid = reliability(pred, made, np.arange(4), bins=1)["realised_se"].iloc[0]
     assert iid == pytest.approx(0.25)  # sqrt(p(1-p)/n)
     b = brier(np.array([0.2, 0.9]), np.array([0, 1]), np.arange(2))
-    assert b["brier"] == pytest.approx((0.04 + 0.01) / 2) and b["base_rate_brier"] == pytest.approx(0.25)
+    assert b.brier == pytest.approx((0.04 + 0.01) / 2) and b.base_rate_brier == pytest.approx(0.25)
 
 
 @pytest.mark.slow
@@ -46,8 +46,10 @@ def test_instant_calibration_on_held_out_deals_matches_the_bid_command():
     prov = load_instant(rules).provenance
     # The committed model was fitted on exactly the deals not held out (of the corpus it saw): never on these.
     assert prov["n_tapp"] == int((~held_out(np.arange(prov["n"]), 3)).sum()) and "held-out" in prov["deals"]
-    t = instant_calibration(rules, questions="one", bins=5)
-    assert t.attrs["n"] == t.attrs["deals"] == len(gone) and t["n"].sum() == len(gone)
+    run = instant_calibration(rules, questions="one", bins=5)
+    t = run.table
+    assert run.brier.n == run.brier.deals == len(gone) and t["n"].sum() == len(gone)
+    assert t.attrs["n"] == len(gone)  # the written table's provenance says so too
     # The reference: the instant tier's own table for each deal's hand at its asked bid, and the deal's
     # realised outcome as a one-deal ladder.
     m = load_instant(rules)
@@ -79,7 +81,7 @@ def test_calibrate_command_both_tiers(capsys, toy_dd):  # noqa: F811
     assert rep["tier"] == "checked" and rep["n"] == 3 and rep["samples"] == 4 and rep["seed"] == 5
     assert rep["held_out"].startswith("the first 3 of") and rep["instant"]["n"] == 3
     t = checked_calibration("standard", deals=3, samples=4, seed=5)  # the toy back end: same numbers again
-    assert t.attrs["brier"] == pytest.approx(rep["brier"])
+    assert t.brier.brier == pytest.approx(rep["brier"]) and t.instant.n == 3
 
 
 @pytest.mark.parametrize("seats", [3, 4])
@@ -161,8 +163,9 @@ def test_budgeted_ladder_lies_between_its_proven_bounds(name):
 
 def test_budgeted_calibration_brackets_the_realised_rate():
     rules = load_rules("kreuz-48")
-    t = instant_calibration(rules, questions="one", bins=4)
-    assert t.attrs["open_share"] > 0.3
+    run = instant_calibration(rules, questions="one", bins=4)
+    t = run.table
+    assert run.open_share > 0.3 and t.attrs["open_share"] == run.open_share
     assert (t["realised"] <= t["realised_if_made"]).all()
     inside = (t["realised"] - 0.02 <= t["predicted"]) & (t["predicted"] <= t["realised_if_made"] + 0.02)
     assert (t["within_2pp"] == inside).all()

@@ -43,8 +43,8 @@ def test_normal_model_arithmetic():
     # E[score] at the mean: E[T; T >= mu] = mu/2 + sd * phi(0); minus 2 x bid x 1/2.
     assert f.expected_score(300.0, 300, 2) == pytest.approx(150 + 50 / math.sqrt(2 * math.pi) - 300)
     adv = f.advise(Hand.parse("EA EA E10 EK EO EU GA G10 HA H10 SA S10").counts, STD)
-    assert adv["total"] == 350.0  # 100 + 250 melds
-    assert adv["safe_bid"] <= adv["ceiling_bid"] and adv["safe_bid"] == 300  # 350 - 0.84 x 50 = 308 -> 300
+    assert adv.total == 350.0  # 100 + 250 melds
+    assert adv.safe_bid <= adv.ceiling_bid and adv.safe_bid == 300  # 350 - 0.84 x 50 = 308 -> 300
     text = f.rule_of_thumb()
     assert text.startswith("Expect about 100 + your meld points") and "give or take 50" in text
 

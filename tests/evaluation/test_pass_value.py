@@ -120,9 +120,9 @@ def test_margin_columns_weigh_played_and_gone_out_by_the_ladders_share():
             "expected_score_se": np.array([3.0, 3.0, 3.0]), "p_surrender": np.array([0.0, 0.25, 1.0])}
     m = margin_columns(cols, ol, R, total=250.0, melds=0)
     # played: 100 - 50 = 50; gone out: 50 + 10 = 60
-    assert m["expected_margin"].tolist() == pytest.approx([150.0, 150 - (0.75 * 50 + 0.25 * 60), 60.0])
+    assert m.expected_margin.tolist() == pytest.approx([150.0, 150 - (0.75 * 50 + 0.25 * 60), 60.0])
     se = np.sqrt(9 + np.array([4.0, (0.75 * 2) ** 2 + (0.25 * 2) ** 2, 4.0]))
-    assert m["expected_margin_se"] == pytest.approx(se)
+    assert m.expected_margin_se == pytest.approx(se)
 
 
 def test_the_margin_objective_compares_margins(fitted):
@@ -131,7 +131,7 @@ def test_the_margin_objective_compares_margins(fitted):
     own, mg = m.value(counts, R, 1), m.value(counts, R, 1, "margin")
     assert mg.objective == "margin" and mg.mean != own.mean and mg.line().startswith("passing (own minus")
     cols = _cols([300, 200, 100], [5, 5, 5]) | {"p_surrender": np.zeros(3)}
-    vs = pv.versus_pass({"bid": cols["bid"], **margin_columns(cols, m.others, R, 300.0, 150)}, mg)
+    vs = pv.versus_pass(margin_columns(cols, m.others, R, 300.0, 150).columns(), mg)
     assert vs.objective == "margin" and "own minus the others' mean" in vs.line()
     with pytest.raises(Exception, match="objective: expected one of own, margin"):
         m.value(counts, R, 1, "score")

@@ -199,4 +199,4 @@ def test_ceiling_uses_the_fitted_formula_when_committed(monkeypatch):
     f = Formula(rules="standard", intercept=100.0, coef={"melds": 1.0, "aces": 10.0}, sd=50.0)
     monkeypatch.setitem(game._FORMULAS, key, f)
     assert game.ceiling_name(STD) == "hand-formula"
-    assert game.ceiling(h, STD) == f.advise(h, STD)["ceiling_bid"]
+    assert game.ceiling(h, STD) == f.advise(h, STD).ceiling_bid

@@ -59,9 +59,9 @@ def test_p_make_is_a_range_when_deals_are_unresolved():
                        "subjective": [np.full(2, 400)] * 3, "subjective_took": [np.ones(2, bool)] * 3})
     lv = levels(STD, df, confidence=0.6)
     # Safe bid by the lower bounds: 150 is made by deals 0 and 2 (2/3); the unresolved deal 1 counts as failed.
-    assert lv["safe_bid"] == 150 and lv["safe_p_make"] == pytest.approx(2 / 3)
-    assert lv["safe_p_make_hi"] == pytest.approx(1.0) and lv["unresolved"] == 1
-    assert lv["mean_total"] == pytest.approx(550 / 3) and lv["mean_total_hi"] == pytest.approx(650 / 3)
+    assert lv.picks.safe_bid == 150 and lv.picks.safe_p_make == pytest.approx(2 / 3)
+    assert lv.unresolved.safe_p_make_hi == pytest.approx(1.0) and lv.unresolved.unresolved == 1
+    assert lv.mean_total == pytest.approx(550 / 3) and lv.unresolved.mean_total_hi == pytest.approx(650 / 3)
     lo, hi = bounds_of(df, "value")
     assert lo.tolist() == [150, 100, 300] and hi.tolist() == [150, 200, 300]
     f = Formula(rules="standard", intercept=0.0, coef={}, sd=50.0)
