@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: The trees the rule covers (relative to the repository root).
 TREES = ("binokel_sim/evaluation", "analyses", "cli")
 #: Methods that turn a typed result into JSON-ready data: a dict is their point.
