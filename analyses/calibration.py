@@ -57,7 +57,7 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
 
     ``bids``: the bid asked of each deal (default :func:`questions`).
     """
-    from binokel_sim.evaluation.study import bounds_of
+    from binokel_sim.studies.deals import bounds_of
 
     bids = questions(rules, df, span) if bids is None else bids
     pred = f.p_make(f.total_of(df[list(FEATURES)].to_numpy()), bids)
@@ -158,12 +158,12 @@ def calibrate(rules: Rules | str | os.PathLike[str] = "standard", deals: int = 1
     """The committed hand formula's :class:`~.calibration_result.Calibration` on ``deals`` double-dummy deals of
     their own stream.
 
-    ``solve_budget``: nodes per solve (see :func:`binokel_sim.evaluation.study.study_deals`); a deal left
+    ``solve_budget``: nodes per solve (see :func:`binokel_sim.studies.deals.study_deals`); a deal left
     unresolved counts as failed in ``realised`` and as made in ``realised_if_made``.
 
     Provenance (rules, seed, deals, policy, the largest gap) is in the table's ``attrs``, for the files written.
     """
-    from binokel_sim.evaluation.study import study_deals
+    from binokel_sim.studies.deals import study_deals
 
     rules = as_rules(rules)
     check_count("deals", deals, minimum=2)
@@ -257,7 +257,7 @@ def made_outcomes(rules: Rules, rows: pd.DataFrame, idx: np.ndarray, bids: np.nd
     """Whether each question's deal was made; ``value``: the rows' totals to judge by (default their lower bounds,
     e.g. the upper ones of a budgeted corpus)."""
     from binokel_sim.evaluation.ladder import outcomes
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.studies.deals import parts_of
 
     ladder = np.unique(bids)
     parts = parts_of(rows)
@@ -300,7 +300,7 @@ def instant_calibration(rules: Rules | str | os.PathLike[str] = "standard", corp
     The model of ``bid --play single-dummy`` is scored by :func:`.sd_calibration.sd_calibration`.
     """
     from binokel_sim.errors import InputError
-    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.studies.deals import row_bounds
     from binokel_sim.evaluation.instant import load_instant
 
     rules = as_rules(rules)

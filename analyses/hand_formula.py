@@ -1,6 +1,6 @@
 """Fit the hand-point formula: the soloist's double-dummy total regressed on countable features.
 
-The deals are study deals (:func:`binokel_sim.corpus.studies.study_rows`): read from a matching
+The deals are study deals (:func:`binokel_sim.studies.rows.study_rows`): read from a matching
 corpus where there is one (every deal it holds, unless ``--deals`` says otherwise), solved
 afresh otherwise. They are split by deal index: every fourth round of deals (one per soloist
 seat) is a test round (:func:`split`), so a deal never changes sides as the corpus grows and
@@ -36,7 +36,7 @@ import pandas as pd
 from binokel_sim import censored, streams
 from binokel_sim.contracts import is_trump
 from binokel_sim.play.dd import DD
-from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
+from binokel_sim.studies.deals import STREAM_STUDY, study_deals
 from binokel_sim.evaluation.formula import COEFFICIENTS, Formula, r2_bootstrap, r2_gain_interval
 from binokel_sim.output import write_json
 from binokel_sim.errors import check_count
@@ -169,7 +169,7 @@ def run(rules: Rules | str | os.PathLike[str], deals: int | None, seed: int, pol
         corpus: str | os.PathLike[str] | None = None) -> tuple[Formula, dict, pd.DataFrame, pd.DataFrame]:
     """Study rows of deals ``0 .. deals - 1`` (``None``: all of a matching corpus, else 1000; see the module
     docstring), split by deal index, then :func:`fit`. ``dd``: a replaced back end (always fresh)."""
-    from binokel_sim.corpus.studies import DEFAULT_DEALS, StudySource, study_rows
+    from binokel_sim.studies.rows import DEFAULT_DEALS, StudySource, study_rows
 
     rules = as_rules(rules)
     if deals is not None:

@@ -37,7 +37,7 @@ from binokel_sim.contracts import CONTRACT_NAMES, is_trump
 from binokel_sim.errors import InputError
 from binokel_sim.play.dd import BUDGET_MIN_CARDS
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
-from binokel_sim.evaluation.study import deal_frame
+from binokel_sim.studies.deals import deal_frame
 from binokel_sim.play.knowledge import PlayState
 from binokel_sim.play.playout import play_out, side_total
 from binokel_sim.play.single_dummy import DealSolver, OpenCards, SingleDummy

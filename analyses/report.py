@@ -43,7 +43,7 @@ from binokel_sim.analyses.report_model import (BUDGETS, Budget, CalibrationResul
                                                Report, Section, provenance_frame)
 from binokel_sim.analyses.report_play import (STUDY_CHUNK, bid_section, corpus_label, melds_only_frame, play_study,
                                               source_line, tapp_section, tie_note)
-from binokel_sim.corpus.studies import StudySource
+from binokel_sim.studies.rows import StudySource
 from binokel_sim.errors import InputError, check_count
 from binokel_sim.glossary import SUIT_NAMES, TERMS, words
 from binokel_sim.palette import contract_colour, event_colour
@@ -88,8 +88,8 @@ def budget_with(name: str | Budget, meld_deals: int | None = None, study_deals: 
 def study_frame(rules: Rules, deals: int, seed: int, scale: Scale, stream: tuple[int, ...], baseline: bool,
                 policy: str = "heuristic", solve_budget: int | None = None) -> pd.DataFrame:
     """``deals`` study deals of ``stream`` as one DataFrame (seeded chunks; any scale, same rows); ``solve_budget``:
-    nodes per solve (:func:`binokel_sim.evaluation.study.study_deals`)."""
-    from binokel_sim.evaluation.study import study_deals
+    nodes per solve (:func:`binokel_sim.studies.deals.study_deals`)."""
+    from binokel_sim.studies.deals import study_deals
 
     return study_deals(rules, deals, seed, policy, stream=stream, baseline=baseline, chunk_size=STUDY_CHUNK,
                        scale=scale, solve_budget=solve_budget)
@@ -352,7 +352,7 @@ def build_report(rules: Rules | str | os.PathLike[str] = "standard", budget: str
     sections = list(odds.sections)
     study, src = timed("study deals", play_study, rules, b, seed, scale, fresh, corpus)
     melds = timed("melds-only Tapp", melds_only_frame, rules, b, seed, scale, len(study))
-    from binokel_sim.corpus.studies import study_phases
+    from binokel_sim.studies.rows import study_phases
 
     phases = study_phases(src)  # a 48-card corpus with phase 2: point figures from both phases
     tapp = tapp_section(rules, study, src, melds, phases)

@@ -1,14 +1,14 @@
 """The report's play sections: where their deals come from, the Tapp value and the bid ladder.
 
 The play sections rest on every deal of a matching corpus (same rules content hash, seed and
-policy: :func:`binokel_sim.corpus.studies.study_rows`), topped up with fresh deals to the
+policy: :func:`binokel_sim.studies.rows.study_rows`), topped up with fresh deals to the
 budget's study deals; :func:`source_line` says which (corpus path, n, hash). The Tapp value is
 also given sharpened by the melds-only Tapp value as a control variate
 (:func:`binokel_sim.analyses.tapp_value.adjusted`); the bid table shows only cells of at least
 :data:`binokel_sim.analyses.bid_levels.MIN_CELL` deals; unresolved deals (48 cards, within the node
 budget) are printed with their fraction and P(make) as a range.
 
->>> from binokel_sim.corpus.studies import StudySource
+>>> from binokel_sim.studies.rows import StudySource
 >>> source_line(StudySource(n=60, from_corpus=0, fresh=60))
 '60 deals solved for this report (no matching corpus read).'
 """
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from binokel_sim.analyses.report_model import BidResult, Budget, Estimate, Section, TappResult
-from binokel_sim.corpus.studies import StudySource
+from binokel_sim.studies.rows import StudySource
 from binokel_sim.glossary import FIGURES, SUIT_NAMES
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.stats import pm
@@ -34,9 +34,9 @@ STUDY_CHUNK = 2
 def play_study(rules: Rules, b: Budget, seed: int, scale: Scale, fresh: bool = False,
                corpus: str | os.PathLike[str] | None = None) -> tuple[pd.DataFrame, StudySource]:
     """The play sections' deals and where they came from: every deal of a matching corpus (same rules
-    content hash, seed and policy; :func:`binokel_sim.corpus.studies.study_rows`), at least the budget's
+    content hash, seed and policy; :func:`binokel_sim.studies.rows.study_rows`), at least the budget's
     study deals (the rest solved afresh, in chunks of :data:`STUDY_CHUNK`); ``fresh``: none from a corpus."""
-    from binokel_sim.corpus.studies import study_rows
+    from binokel_sim.studies.rows import study_rows
 
     return study_rows(rules, None, seed, "heuristic", scale=scale, fresh=fresh, corpus=corpus,
                       solve_budget=b.solve_budget, least=b.study_deals, chunk_size=STUDY_CHUNK)
@@ -73,7 +73,7 @@ def _unresolved(o: pd.Series) -> str:
 def melds_only_frame(rules: Rules, b: Budget, seed: int, scale: Scale, least: int) -> pd.DataFrame:
     """Melds-only Tapp values of the study stream's first deals (no play: cheap), the Tapp value's control
     variate: a tenth of the budget's meld-odds deals, at least ``least``."""
-    from binokel_sim.evaluation.study import STREAM_STUDY, study_deals
+    from binokel_sim.studies.deals import STREAM_STUDY, study_deals
 
     m = max(b.meld_deals // 10, least)
     return study_deals(rules, m, seed, "heuristic", play=False, stream=STREAM_STUDY, chunk_size=2000, scale=scale)
@@ -200,7 +200,7 @@ def bid_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = Non
     """The bid ladder: P(make) by bid and meld class (a chart) and the ceiling and safe bid by hand class."""
     from binokel_sim.analyses.bid_levels import MIN_CELL, MIN_PHASE2, REPORT_CLASSES, class_table
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import bounds_of, parts_of, upper_parts
+    from binokel_sim.studies.deals import bounds_of, parts_of, upper_parts
 
     from binokel_sim.analyses import charts as ch
     s = Section("bids", "The bid ladder")
@@ -272,7 +272,7 @@ def tied_deals(rules: Rules, seed: int, n: int, scale: Scale | None = None) -> n
     >>> tied_deals("standard", 1, 5).shape
     (5,)
     """
-    from binokel_sim.evaluation.study import STREAM_STUDY, deal_hands
+    from binokel_sim.studies.deals import STREAM_STUDY, deal_hands
     from binokel_sim.exchange.policy import trump_ties
     from binokel_sim.provenance import rules_hash
     from binokel_sim.runner import chunk_ranges, run_local_chunks

@@ -163,7 +163,7 @@ def safe_bids(rules: Rules, dd: pd.DataFrame, sd: pd.DataFrame, confidence: floa
     class (from ``min_n`` deals). Each with the bids its sampling error cannot tell apart
     (``safe_bid_lo``..``safe_bid_hi``) and how often the open-card safe bid is made that way (± SE)."""
     from binokel_sim.evaluation.ladder import bid_table
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.studies.deals import parts_of
 
     from .bid_levels import REPORT_CLASSES, levels
     from .sd_instant import sd_frame

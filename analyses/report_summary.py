@@ -236,7 +236,7 @@ def variants_table() -> pd.DataFrame:
 def summary_section(rules: Rules, study: pd.DataFrame, parts: SummaryInputs, phases=None) -> Section:
     """The summary (see the module docstring) from the sections' results ``parts``;
     ``phases``: the corpus's two phases where it has a phase 2
-    (:func:`binokel_sim.corpus.studies.study_phases`): the double-dummy figures are then point figures."""
+    (:func:`binokel_sim.studies.rows.study_phases`): the double-dummy figures are then point figures."""
     s = Section("summary", "Summary: what the Tapp is worth, what to bid")
     s.text.append(f"The answers of this report for **{rules.name}** in player words; every number is in a table"
                   " further down with its n and its standard error or interval. *Double-dummy* means the cards are"

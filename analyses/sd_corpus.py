@@ -34,7 +34,7 @@ from binokel_sim.corpus.manifest import (CORPUS_FORMAT, MANIFEST, check_rules, f
 from binokel_sim.corpus.reader import confirmed_chunks, shipped_root
 from binokel_sim.corpus.writer import ChunkWriter
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import STREAM_STUDY
+from binokel_sim.studies.deals import STREAM_STUDY
 from binokel_sim.provenance import KEY_DIGITS, rules_hash
 from binokel_sim.rules import Rules, load_rules
 from binokel_sim.runner import Chunk, Interrupted, Job, Scale, run_jobs

@@ -12,7 +12,7 @@ Hand classes count what the player sees before the Tapp: meld points at the best
 trump, aces, tens, longest suit.
 
 Which query (issue #11): a mean needs each deal's value, so the study asks exact values;
-at 48 cards within a node budget (:mod:`binokel_sim.evaluation.study`), where a deal left
+at 48 cards within a node budget (:mod:`binokel_sim.studies.deals`), where a deal left
 unresolved is kept with its proven range: ``dd_mean_lo``/``dd_mean_hi`` bound the mean
 (every unresolved deal at its lowest / highest Tapp value) and ``unresolved`` counts them.
 Where any deal of a group is unresolved the group has no double-dummy point value
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from binokel_sim.corpus.phases import PhaseRows, two_phase_mean
-from binokel_sim.evaluation.study import bounds_of
+from binokel_sim.studies.deals import bounds_of
 
 #: Class edges per feature (right-closed bins) and their labels.
 CLASSES = {
@@ -119,7 +119,7 @@ def distribution(df: pd.DataFrame, width: int = 10) -> pd.DataFrame:
 def two_phase_distribution(df: pd.DataFrame, phases: PhaseRows, width: int = 10) -> pd.DataFrame:
     """:func:`distribution` of a two-phase corpus: the melds-only value over every deal, the double-dummy one over
     the decided (phase-2) deals at their intervals' midpoints (under a bid step wide), each share of its own n."""
-    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.studies.deals import row_bounds
 
     lo, hi = row_bounds(phases.phase2, "tapp_value")
     melds = distribution(df[["melds_tapp_value"]], width).drop(columns="n")

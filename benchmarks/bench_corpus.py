@@ -1,6 +1,6 @@
 """Benchmark of the corpus build: per-deal CPU cost against today's study deal, same deals, same run.
 
-Baseline: :func:`binokel_sim.evaluation.study.study_deals` (batched per chunk, no Durch
+Baseline: :func:`binokel_sim.studies.deals.study_deals` (batched per chunk, no Durch
 check), which is what ``odds tapp`` / ``odds bids`` pay per deal. Measured: the
 corpus rows (:func:`binokel_sim.corpus.builder.corpus_rows`, one deal at a time so
 each row carries its own nodes and seconds) with each ``--policies`` entry, with and
@@ -39,7 +39,7 @@ from pathlib import Path
 from old_solver import BASELINE, OldStudy
 
 from binokel_sim.corpus.builder import corpus_rows
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.studies.deals import study_deals
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk, Scale
 

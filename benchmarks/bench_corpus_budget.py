@@ -3,7 +3,7 @@
 For each ``--budgets`` entry (nodes per ``Solver.bounds`` solve) the corpus rows
 (:func:`binokel_sim.corpus.builder.corpus_rows` with ``solve_budget``, one deal at a time, no
 Durch check) are timed against the baseline measured in the same run on the same deals: a
-fresh budgeted study (:func:`binokel_sim.evaluation.study.study_deals`, what ``odds tapp``
+fresh budgeted study (:func:`binokel_sim.studies.deals.study_deals`, what ``odds tapp``
 pays per deal at 48 cards). ``equals_study``: the corpus intervals equal the study's. CPU
 seconds of this process (the dev machine is shared, so wall time says little).
 
@@ -21,7 +21,7 @@ import platform
 
 from bench_corpus import timed  # the same CPU-time measure (benchmarks/ is on the path when run as a script)
 from binokel_sim.corpus.builder import corpus_rows
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.studies.deals import study_deals
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk, Scale
 

@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
-from binokel_sim.evaluation.study import deal_frame
+from binokel_sim.studies.deals import deal_frame
 from binokel_sim.play.knowledge import PlayState
 from binokel_sim.play.playout import play_out
 from binokel_sim.play.single_dummy import DealSolver, OpenCards, SingleDummy, _bonus

@@ -20,7 +20,7 @@ import numpy as np
 from binokel_sim.analyses.hand_formula import FORMULA_FEATURES, _xy, fit, split
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.reader import find_corpus
-from binokel_sim.corpus.studies import study_rows
+from binokel_sim.studies.rows import study_rows
 from binokel_sim.rules import load_rules
 
 

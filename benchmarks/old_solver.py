@@ -54,7 +54,7 @@ for line in sys.stdin:
 _STUDY_CHILD = r"""
 import json, sys, time
 import binokel_sim
-from binokel_sim.evaluation.study import STREAM_STUDY, study_chunk
+from binokel_sim.studies.deals import STREAM_STUDY, study_chunk
 from binokel_sim.evaluation.hand import EvalSettings
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk

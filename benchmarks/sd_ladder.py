@@ -24,7 +24,7 @@ from binokel_sim.corpus.reader import find_corpus, load_corpus
 from binokel_sim.evaluation.going_out import estimate_error
 from binokel_sim.evaluation.instant import fit_instant, load_instant
 from binokel_sim.evaluation.ladder import outcomes
-from binokel_sim.evaluation.study import parts_of
+from binokel_sim.studies.deals import parts_of
 from binokel_sim.rules import load_rules
 
 

@@ -71,7 +71,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "checked_bid": ("binokel_sim.game.bid_answer", "checked_bid"),
     "hand_tapp_odds": ("binokel_sim.odds.hand_tapp", "hand_tapp_odds"),
     "create_app": ("binokel_sim.web.app", "create_app"),
-    "study_deals": ("binokel_sim.evaluation.study", "study_deals"),
+    "study_deals": ("binokel_sim.studies.deals", "study_deals"),
     "simulate_games": ("binokel_sim.simulation", "simulate_games"),
     "compare": ("binokel_sim.analyses.compare", "compare"),
     "build_report": ("binokel_sim.analyses.report", "build_report"),

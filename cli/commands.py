@@ -34,7 +34,7 @@ def _serve() -> click.Command:
 
 
 def _calibrate() -> click.Command:
-    from .studies import calibrate_cmd
+    from .calibrate import calibrate_cmd
 
     return calibrate_cmd
 
@@ -76,7 +76,7 @@ def _solve() -> click.Command:
 
 
 def _fit_formula() -> click.Command:
-    from .studies import fit_formula_cmd
+    from .fit_formula import fit_formula_cmd
 
     return fit_formula_cmd
 

@@ -6,7 +6,7 @@ import click
 
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.errors import check_share
-from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
+from binokel_sim.studies.rows import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_table
 
 from .common import echo_table, echo_json, json_option, out_option, quiet_option, rules_option, seed_option, wrapped

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from binokel_sim.analyses.tapp_value import by_class, chart, distribution, summary
-from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
+from binokel_sim.studies.rows import phase2_note, study_phases, study_rows
 from binokel_sim.output import write_figure, write_table
 
 from .common import (charts_options, echo_json, echo_table, json_option, out_option, output_option, quiet_option,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
-from binokel_sim.evaluation.study import deal_frame
+from binokel_sim.studies.deals import deal_frame
 from binokel_sim.play.knowledge import PlayState
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk

@@ -1,7 +1,7 @@
 """Build or extend a corpus of solved deals: seeded chunks written as they finish.
 
 Deal ``i`` is deal ``i`` of the study stream under the seed
-(:func:`binokel_sim.evaluation.study.deal_frame`), with soloist ``i mod players``, so a
+(:func:`binokel_sim.studies.deals.deal_frame`), with soloist ``i mod players``, so a
 corpus row equals the row a fresh study (``odds tapp`` / ``odds bids`` with the same
 seed and policy) computes for that deal. Each deal runs the study's pipeline
 (:func:`binokel_sim.evaluation.deals.play_deals`: exchange, double-dummy value of the
@@ -48,7 +48,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.play.dd import melds_batch
 from binokel_sim.play.legal import play_rule
 from binokel_sim.evaluation.deals import EvalSettings, play_deals
-from binokel_sim.evaluation.study import STREAM_STUDY, add_play_columns, deal_frame
+from binokel_sim.studies.deals import STREAM_STUDY, add_play_columns, deal_frame
 from binokel_sim.exchange.calling import swap_call
 from binokel_sim.exchange.candidates import check_policy
 from binokel_sim.rules import Rules, load_rules

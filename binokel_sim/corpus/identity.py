@@ -5,7 +5,7 @@ recompute it. So the reader, the builder and ``corpus refresh`` also check the r
 
 * its ``rules_hash`` is the hash of its own ``rules_data`` (:func:`rules_of_data`);
 * the first deal of each chunk, dealt again from the manifest's seed, stream and rules with the builder's
-  dealing code (:func:`binokel_sim.evaluation.study.deal_hands`), is the deal the row holds (``hand0`` ..,
+  dealing code (:func:`binokel_sim.studies.deals.deal_hands`), is the deal the row holds (``hand0`` ..,
   ``tapp``); a single-dummy corpus holds no hands, so every row's ``melds`` (the soloist's own melds) is
   compared instead;
 * every row's ``policy`` column is the manifest's policy.
@@ -74,7 +74,7 @@ def _count_strings(counts: np.ndarray) -> list[str]:
 
 
 class _Deals:
-    """The manifest's deals as the builder deals them (:func:`binokel_sim.evaluation.study.deal_hands`: a
+    """The manifest's deals as the builder deals them (:func:`binokel_sim.studies.deals.deal_hands`: a
     :class:`Dealer` on the seed and stream, then :func:`deal_counts`), one dealer for every chunk."""
 
     def __init__(self, m: dict[str, Any], rules: Rules):

@@ -221,7 +221,7 @@ def _pair(x1: tuple[np.ndarray, np.ndarray], x2: tuple[np.ndarray, np.ndarray],
 def two_phase_mean(rows: PhaseRows, col: str, trump_only: bool = False) -> TwoPhaseEstimate:
     """The two-phase mean of ``value`` or ``tapp_value`` over ``rows`` (``trump_only``: trump contracts only), each
     phase at its intervals' midpoints (:func:`binokel_sim.twophase.regression_mean`)."""
-    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.studies.deals import row_bounds
 
     trump = rows.phase1["code"].to_numpy() < 4 if trump_only else None
     return _pair(row_bounds(rows.phase1, col), row_bounds(rows.phase2, col), trump)
@@ -230,7 +230,7 @@ def two_phase_mean(rows: PhaseRows, col: str, trump_only: bool = False) -> TwoPh
 def _outcomes(rules: Rules, df, bids: np.ndarray):
     """Per deal and bid: made at the lower / upper bounds and the score at both, from corpus rows."""
     from binokel_sim.evaluation.ladder import outcomes
-    from binokel_sim.evaluation.study import add_bounds, parts_of, point_intervals, upper_parts
+    from binokel_sim.studies.deals import add_bounds, parts_of, point_intervals, upper_parts
 
     g = add_bounds(df.copy(), point_intervals(df))
     made_lo, score_lo = outcomes(rules, parts_of(g), bids)[:2]

@@ -6,7 +6,7 @@ manifest's range, each once in order; its first deal the manifest's seed deals, 
 manifest's policy: :mod:`.identity`). A bad chunk
 is a one-line :class:`InputError` naming it -- or, with ``skip_bad=True``, left out
 (listed in ``Corpus.bad``) so the other chunks stay usable; ``binokel corpus build``
-recomputes it. The rows are the study's rows (:func:`binokel_sim.evaluation.study.study_deals`)
+recomputes it. The rows are the study's rows (:func:`binokel_sim.studies.deals.study_deals`)
 plus the corpus columns, so a study reads them as they are.
 
 >>> import tempfile

@@ -285,7 +285,7 @@ def fit_instant(df, rules: Rules, provenance: dict | None = None, seed: int = 1,
     ``ladder``: ``line``, or ``drawn`` where the corpus allows it (:mod:`~binokel_sim.evaluation.instant_draws`);
     ``error``: the going-out error model the soloist weighs his estimate with (default: fitted on these rows)."""
     from binokel_sim.provenance import KEY_DIGITS, rules_hash
-    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.studies.deals import row_bounds
 
     trump = df["code"].to_numpy() < 4
     d = df[trump]

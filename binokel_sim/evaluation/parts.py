@@ -3,7 +3,7 @@
 :func:`~binokel_sim.evaluation.ladder.outcomes`, :func:`~binokel_sim.evaluation.ladder.ladder_columns` and
 :func:`~binokel_sim.evaluation.ladder.bid_table` take them; the checked tier's samples
 (:func:`~binokel_sim.evaluation.deals.PlayedDeals.parts`), a corpus's or a study's rows
-(:func:`~binokel_sim.evaluation.study.parts_of`) and the instant tier's pseudo-deals
+(:func:`~binokel_sim.studies.deals.parts_of`) and the instant tier's pseudo-deals
 (:meth:`~binokel_sim.evaluation.instant.InstantModel.parts`) all give them. The checked tier's threshold rows
 add their own columns (:class:`~binokel_sim.evaluation.checked.CheckedRows`).
 

@@ -29,7 +29,7 @@ def test_rows_do_not_depend_on_chunks_or_workers(rows):
     assert rows["deal"].tolist() == [0, 1, 2] and rows["soloist"].tolist() == [0, 1, 2]
     assert rows["played"].all() and (rows["sd_tests"] > 0).all()
     # The open-card totals are the double-dummy studies' values for the same deals.
-    from binokel_sim.evaluation.study import study_deals
+    from binokel_sim.studies.deals import study_deals
 
     dd = study_deals("kreuz", 3, seed=1, baseline=False)
     assert rows["open"].tolist() == dd["value"].tolist()

@@ -42,7 +42,7 @@ class Calls:
 def calls(monkeypatch) -> Calls:
     """Counts every chunk a report computes: the Job chunk functions and the closure path of the runner."""
     import binokel_sim.analyses.compare as compare
-    import binokel_sim.evaluation.study as study
+    import binokel_sim.studies.deals as study
     import binokel_sim.odds.monte_carlo as monte_carlo
 
     c = Calls()
@@ -103,7 +103,7 @@ def test_interrupted_closure_names_the_work_and_the_folder_and_resumes(tmp_path,
 
 def _rows(rules, n: int) -> pd.DataFrame:
     """Corpus-like rows (soloist, hand0..hand3 as count strings) of the study stream's first ``n`` deals."""
-    from binokel_sim.evaluation.study import deal_hands
+    from binokel_sim.studies.deals import deal_hands
 
     hands, _ = deal_hands(rules, 7, Chunk(0, 0, n))
     cols = {f"hand{s}": ["".join(map(str, h)) for h in hands[:, s]] for s in range(rules.n_seats)}

@@ -8,7 +8,7 @@ from binokel_sim.runner import Scale
 from binokel_sim.analyses.bid_levels import bid_levels
 from binokel_sim.analyses.tapp_value import by_class, distribution, hand_class, summary
 from binokel_sim.cards import Hand
-from binokel_sim.evaluation.study import _melds_only, study_deals
+from binokel_sim.studies.deals import _melds_only, study_deals
 from binokel_sim.rules import load_rules
 from test_evaluation import TOY
 

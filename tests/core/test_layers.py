@@ -25,8 +25,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("play",),
     ("exchange",),
     ("odds",),
-    ("evaluation",),
-    ("game", "corpus"),
+    # Hand evaluation (the bid tiers) and the studies' deal rows (the instant tier reads their bounds).
+    ("evaluation", "studies.deals"),
+    # Whole games of the auction layouts; corpora of solved deals and the study rows read from them.
+    ("game", "corpus", "studies"),
     ("twohand",),
     # Whole games of any layout (the auction layouts' and the two-hand talon games alike).
     ("simulation",),

@@ -11,11 +11,11 @@ from binokel_sim.stats import wilson
 from binokel_sim.cards import deck_types
 from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.manifest import write_manifest
-from binokel_sim.corpus.studies import STUDY_COLUMNS
+from binokel_sim.studies.rows import STUDY_COLUMNS
 from binokel_sim.corpus.reader import find_corpus, load_corpus
 from binokel_sim.corpus.summary import headline
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.studies.deals import study_deals
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Scale
 from clitools import assert_one_line_error, run_cli
@@ -237,7 +237,7 @@ def test_study_on_a_damaged_corpus_names_the_chunk(whole, tmp_path, capsys, monk
     assert_one_line_error(capsys, "odds", "tapp", "--rules", PRESET, "--seed", str(SEED), "--corpus", str(d),
                           contains="chunk chunk-00001.parquet is truncated or corrupt")
     # Found as the matching corpus: the same error, and the way around it.
-    monkeypatch.setattr("binokel_sim.corpus.studies.find_corpus", lambda *a, **k: d)
+    monkeypatch.setattr("binokel_sim.studies.rows.find_corpus", lambda *a, **k: d)
     line = assert_one_line_error(capsys, "odds", "bids", "--rules", PRESET, "--seed", str(SEED), "--deals", "4")
     assert "chunk-00001.parquet" in line and line.endswith("or pass --fresh to solve without the corpus")
     # Deals below the damaged chunk need only the sound one.

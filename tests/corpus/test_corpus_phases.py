@@ -17,7 +17,7 @@ from binokel_sim.corpus.phases import PHASE2, build_phase2, join_phases, load_ph
 from binokel_sim.corpus.reader import Corpus, load_corpus
 from binokel_sim.corpus.summary import headline
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import row_bounds
+from binokel_sim.studies.deals import row_bounds
 from binokel_sim.rules import load_rules
 from binokel_sim.twophase import regression_mean, stratified_rate
 from clitools import assert_one_line_error, run_cli
@@ -61,7 +61,7 @@ def test_figures_are_the_estimators_on_the_rows(two_phase):
     # P(make) at 250: phase 1 decides a deal whose interval lies on one side of 250 (a trump contract, a trick
     # and the total), unless the soloist goes out after the Tapp (his own estimate: not the total).
     from binokel_sim.evaluation.ladder import outcomes
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.studies.deals import parts_of
 
     def made(df, total, took):
         out = outcomes(STD, parts_of(df), np.array([250]))[2][:, 0]
@@ -170,7 +170,7 @@ def test_studies_and_the_report_read_both_phases(two_phase):
     from binokel_sim.analyses.bid_levels import bid_levels
     from binokel_sim.analyses.report_play import bid_section, tapp_section
     from binokel_sim.analyses.tapp_value import summary, two_phase_tapp
-    from binokel_sim.corpus.studies import phase2_note, study_phases, study_rows
+    from binokel_sim.studies.rows import phase2_note, study_phases, study_rows
     from binokel_sim.stats import pm
 
     study, src = study_rows(STD, None, seed=3, corpus=two_phase)

@@ -7,13 +7,13 @@ from binokel_sim.corpus.builder import build_corpus
 from binokel_sim.corpus.reader import load_corpus
 from binokel_sim.corpus.summary import headline
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.study import study_deals
+from binokel_sim.studies.deals import study_deals
 from binokel_sim.runner import Scale
 from clitools import assert_one_line_error
 
 
 def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_path):
-    from binokel_sim.corpus.studies import study_rows
+    from binokel_sim.studies.rows import study_rows
 
     budget = 30_000  # tiny: 48-card deals stay unresolved, so the intervals are real
     m = build_corpus("standard-48", 3, tmp_path, seed=2, chunk_size=2, solve_budget=budget)
@@ -51,9 +51,9 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
 
 @pytest.mark.slow
 def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its_query(tmp_path):
-    from binokel_sim.corpus.studies import study_rows
+    from binokel_sim.studies.rows import study_rows
     from binokel_sim.evaluation.hand import bid_table
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.studies.deals import parts_of
     from binokel_sim.rules import load_rules
 
     # 12-trick deals with a budget given (the query applies there too): quick, and the tiny budget

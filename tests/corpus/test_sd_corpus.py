@@ -209,7 +209,7 @@ def test_fit_sd_end_to_end_on_a_fixture_corpus(tmp_path):
     from binokel_sim.analyses.calibration import soloist_hands
     from binokel_sim.analyses.sd_calibration import sd_calibration
     from binokel_sim.evaluation.ladder import outcomes
-    from binokel_sim.evaluation.study import parts_of
+    from binokel_sim.studies.deals import parts_of
 
     run = sd_calibration(r, tmp_path, questions="ladder", min_deals=600, further=30)
     cal, a = run.table, run.brier

@@ -9,7 +9,7 @@ from binokel_sim.corpus.reader import find_corpus, load_corpus
 from binokel_sim.evaluation.instant import TRAIN_BELOW, held_out, load_instant
 from binokel_sim.evaluation.model_agreement import differences
 from binokel_sim.evaluation.ladder import bid_table
-from binokel_sim.evaluation.study import parts_of
+from binokel_sim.studies.deals import parts_of
 from binokel_sim.rules import load_rules
 from clitools import run_json
 from test_evaluation_cli import toy_dd  # noqa: F401  (fixture)
@@ -119,7 +119,7 @@ BUDGETED = ["standard-48", "four-solo-48", "kreuz-48", "wuerttemberg", "grupp", 
 @pytest.mark.parametrize("name", BUDGETED)
 def test_budgeted_models_draw_open_totals_inside_their_proven_intervals(name):
     from binokel_sim.corpus.phases import instant_split
-    from binokel_sim.evaluation.study import row_bounds
+    from binokel_sim.studies.deals import row_bounds
     from binokel_sim.evaluation.instant import fit_instant
 
     rules = load_rules(name)

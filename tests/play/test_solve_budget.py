@@ -11,7 +11,7 @@ from binokel_sim.errors import InputError
 from binokel_sim.play.dd import DEFAULT_BUDGET_NODES, budget_nodes_of, budgeted
 from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.evaluation.formula import Formula
-from binokel_sim.evaluation.study import bounds_of, study_deals
+from binokel_sim.studies.deals import bounds_of, study_deals
 from binokel_sim.rules import load_rules
 from clitools import assert_one_line_error
 

@@ -1,6 +1,6 @@
 """Study rows from a matching corpus where there is one, computed afresh otherwise.
 
-A corpus row is the row :func:`binokel_sim.evaluation.study.study_deals` computes for
+A corpus row is the row :func:`binokel_sim.studies.deals.study_deals` computes for
 the same deal (same seed and policy; deal ``i`` depends only on (seed, ``i``)), so a
 study of ``N`` deals takes deals ``0 .. k - 1`` from the corpus (``k`` = the deals it
 holds without a gap, at most ``N``) and solves only ``k .. N - 1``: the numbers are
@@ -31,10 +31,10 @@ import pandas as pd
 from binokel_sim.errors import InputError
 from binokel_sim.evaluation.features import FEATURES
 from binokel_sim.play.dd import BUDGET_MIN_CARDS, DEFAULT_BUDGET_NODES
-from binokel_sim.evaluation.study import add_bounds, point_intervals, study_deals
+from binokel_sim.studies.deals import add_bounds, point_intervals, study_deals
 from binokel_sim.rules import Rules, load_rules
 
-from .reader import find_corpus, load_corpus
+from binokel_sim.corpus.reader import find_corpus, load_corpus
 
 #: The columns of a study row (what :func:`study_deals` returns with ``play=True``).
 STUDY_COLUMNS = ("deal", "soloist", *FEATURES, "melds_with_tapp", "melds_tapp_unseen", "melds_tapp_value", "value",
@@ -181,7 +181,7 @@ def study_phases(src: StudySource):
     >>> study_phases(StudySource(n=10, from_corpus=0, fresh=10)) is None
     True
     """
-    from .phases import load_phases
+    from binokel_sim.corpus.phases import load_phases
 
     if src.source != "corpus" or src.fresh or src.corpus is None:
         return None
@@ -196,7 +196,7 @@ def study_phases(src: StudySource):
 def phase2_note(src: StudySource, phases) -> str | None:
     """The line a study prints about its corpus's phases: what joins them, or (a budgeted corpus without
     phase 2) that its double-dummy figures are bounds and the command that adds phase 2; None otherwise."""
-    from .phases import phase2_command
+    from binokel_sim.corpus.phases import phase2_command
 
     if phases is not None:
         return (f"two-phase figures: phase 1's bounds on {phases.n1} deals joined with phase 2's totals on the "
