@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binokel_sim.evaluation.hand import bid_table
+from binokel_sim.evaluation.ladder import bid_table
 from binokel_sim.studies.deals import bounds_of, parts_of, upper_parts
 from binokel_sim.corpus.phases import PhaseRows, two_phase_figures
 from binokel_sim.rules import Rules

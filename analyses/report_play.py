@@ -199,7 +199,7 @@ def _two_phase_ladder(rules: Rules, phases, cls: pd.Series, labels: list[str]) -
 def bid_section(rules: Rules, study: pd.DataFrame, src: StudySource | None = None, phases=None) -> BidResult:
     """The bid ladder: P(make) by bid and meld class (a chart) and the ceiling and safe bid by hand class."""
     from binokel_sim.analyses.bid_levels import MIN_CELL, MIN_PHASE2, REPORT_CLASSES, class_table
-    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.ladder import bid_table
     from binokel_sim.studies.deals import bounds_of, parts_of, upper_parts
 
     from binokel_sim.analyses import charts as ch

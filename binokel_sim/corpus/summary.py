@@ -57,7 +57,7 @@ def headline(c: Corpus, bids: tuple[int, ...] | None = None) -> dict[str, Any]:
     ``residual``, the most the open intervals can move it) or ``range`` (wider intervals: the total and
     the Tapp value get ``*_hi``, the upper bounds' mean, each make rate ``counted_made``, open deals
     counted as made, where ``p_make`` counts them failed). The Durch rate is None where not checked."""
-    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.ladder import bid_table
     from binokel_sim.studies.deals import add_bounds, bounds_of, parts_of, point_intervals, upper_parts
 
     df = c.df

@@ -38,14 +38,12 @@ from binokel_sim.evaluation.deals import EvalSettings, baseline_choices, resolve
 from binokel_sim.play.dd import BUDGET_MIN_CARDS, DD
 from binokel_sim.evaluation.going_out import basis as going_out_basis
 from binokel_sim.evaluation.ladder import SEMANTICS, SURRENDER_BASIS, ladder_columns
-from binokel_sim.evaluation.ladder import bid_table  # noqa: F401  (its old home: analyses import it from here)
 from binokel_sim.evaluation.instant_advice import Ladder
 from binokel_sim.evaluation.parts import CheckedRows, DealParts
 from binokel_sim.dealing.hand_input import as_counts
 from binokel_sim.rules import Rules, as_rules
 from binokel_sim.runner import Interrupted, Scale, _Progress
-from binokel_sim.evaluation.hand_runs import (STOP_EVERY, Reported, evaluate_chunk, run_exact,  # noqa: F401
-                                              run_thresholds)
+from binokel_sim.evaluation.hand_runs import Reported, run_exact, run_thresholds
 
 
 if TYPE_CHECKING:

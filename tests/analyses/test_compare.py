@@ -139,7 +139,7 @@ def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
 def test_bid_interval_is_the_bids_the_sampling_error_cannot_tell_apart():
     from binokel_sim.analyses.bid_levels import levels
     from binokel_sim.corpus.reader import find_corpus, load_corpus
-    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.ladder import bid_table
     from binokel_sim.studies.deals import parts_of
 
     g = load_corpus(find_corpus(STD), STD).df.head(300)

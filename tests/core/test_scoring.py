@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from binokel_sim.errors import InputError
-from binokel_sim.evaluation.hand import bid_table
+from binokel_sim.evaluation.ladder import bid_table
 from binokel_sim.evaluation.parts import DealParts
 from binokel_sim.rules import load_rules
 from binokel_sim.scoring import (PlayedDeal, bid_ladder, bid_outcomes, contract_score, round_points, score_deal,

@@ -52,7 +52,7 @@ def test_budgeted_corpus_holds_intervals_equal_to_a_fresh_budgeted_study(tmp_pat
 @pytest.mark.slow
 def test_within_corpus_keeps_every_total_within_ten_points_and_studies_adopt_its_query(tmp_path):
     from binokel_sim.studies.rows import study_rows
-    from binokel_sim.evaluation.hand import bid_table
+    from binokel_sim.evaluation.ladder import bid_table
     from binokel_sim.studies.deals import parts_of
     from binokel_sim.rules import load_rules
 
