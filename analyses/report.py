@@ -286,7 +286,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
                       "(one bid asked per deal); a calibrated advisor keeps every bin near the diagonal.")
         fits.append(Reliability("formula", "Hand formula: predicted against realised, by bin", t))
         s.tables.append((fits[-1].caption, t))
-        title = f"Does the hand formula's P(make) come true? {rules.display_name}: {len(cal):,} deals"
+        title = f"Does the hand formula's P(make) come true?\n{rules.display_name}: {len(cal):,} deals"
         s.figures.append(("calibration", chart(t, title),
                           "Realised make rate against predicted P(make), 95 % Wilson whiskers"))
     run = instant_calibration_table(rules, src, scale)
@@ -302,7 +302,7 @@ def calibration_section(rules: Rules, f, b: Budget, seed: int, scale: Scale, stu
         by = "by decile" if len(inst) == 10 else f"in {len(inst)} bins of the prediction"
         fits.append(Reliability("instant", f"Instant bid tier: predicted against realised, {by}", inst))
         s.tables.append((fits[-1].caption, inst))
-        title = f"Does `bid`'s P(make) come true? {rules.display_name}: {int(inst['n'].sum()):,} questions"
+        title = f"Does the bid advice's P(make) come true?\n{rules.display_name}: {int(inst['n'].sum()):,} questions"
         s.figures.append(("calibration_instant", chart(inst, title),
                           "Realised make rate against the instant tier's P(make), 95 % Wilson whiskers"))
     return CalibrationResult(s, fits)

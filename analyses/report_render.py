@@ -255,7 +255,7 @@ def render(report, out: str | Path) -> Rendered:
     from binokel_sim.analyses.charts import close
 
     out = Path(out)
-    title = f"Binokel report: {report.rules.display_name} (rules {report.rules.name})"
+    title = f"Binokel report: {report.rules.display_name}, rules {report.rules.name}"
     sub = (f"{report.rules.description} Budget {report.budget.name}, seed {report.seed}, "
            f"binokel-sim {report.provenance['version']}.")
     md = [f"# {title}", "", sub, ""]
