@@ -17,6 +17,7 @@ def toy_dd(monkeypatch):
     monkeypatch.setattr(play_dd, "default_specials", lambda rule=0: toy_specials())
 
 
+@pytest.mark.slow
 def test_bid_json_report(capsys, toy_dd, tmp_path):
     out = tmp_path / "bids.csv"
     rep = run_json(capsys, "bid", HAND, "--samples", "30", "--seed", "4", "--policy", "sampled", "--inner", "2",
@@ -39,6 +40,7 @@ def test_bid_json_report(capsys, toy_dd, tmp_path):
     assert side["line"].startswith("tiers agree" if side["agree"] else "tiers differ")
 
 
+@pytest.mark.slow
 def test_bid_readable_table(capsys, toy_dd):
     code, out, err = run_cli(capsys, "bid", HAND, "--samples", "10", "--policy", "heuristic")
     assert code == 0

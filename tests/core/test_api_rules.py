@@ -66,6 +66,7 @@ def _takes_rules(obj) -> bool:
     return any(p in sig.parameters for p in ("rules", "rule_sets", "source"))
 
 
+@pytest.mark.slow
 def test_every_public_function_with_rules_takes_a_preset_name():
     takes = {n for n in binokel_sim.__all__ if _takes_rules(getattr(binokel_sim, n)) and n != "Rules"}
     assert takes <= set(CALLS), f"add a call for {sorted(takes - set(CALLS))}"

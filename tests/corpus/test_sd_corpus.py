@@ -37,6 +37,7 @@ def test_manifest_records_the_play_and_rows_match_the_open_card_corpus(built):
     assert rows["played"].all() and (rows["sd"] <= rows["open"] + 200).all()
 
 
+@pytest.mark.slow
 def test_same_rows_whatever_the_workers_and_a_resumed_build(built, tmp_path):
     folder, _ = built
     sc.build_sd_corpus("kreuz", 1, tmp_path, seed=1, worlds=2, chunk_size=2, scale=Scale(workers=2))

@@ -125,6 +125,7 @@ def test_margin_columns_weigh_played_and_gone_out_by_the_ladders_share():
     assert m.expected_margin_se == pytest.approx(se)
 
 
+@pytest.mark.slow
 def test_the_margin_objective_compares_margins(fitted):
     _, m = fitted
     counts = Hand.parse(HAND).counts
@@ -140,6 +141,7 @@ def test_the_margin_objective_compares_margins(fitted):
         old.value(counts, R, 1, "margin")
 
 
+@pytest.mark.slow
 def test_pass_rows_are_the_same_at_any_worker_count_and_resume(tmp_path):
     job = defence_job(R, 5, seed=3)
     one = PassRows.join(job.run(Scale(workers=1)))
@@ -150,6 +152,7 @@ def test_pass_rows_are_the_same_at_any_worker_count_and_resume(tmp_path):
     assert one.hands.shape == (15, 24) and one.hands.sum(axis=1).tolist() == [12] * 15
 
 
+@pytest.mark.slow
 def test_checked_pass_value_is_the_mean_of_its_own_deals():
     counts = Hand.parse(HAND).counts
     got = pass_value_checked(counts, R, 1, 6, seed=2, scale=Scale(workers=2))
@@ -217,6 +220,7 @@ def test_bid_weighs_the_ladder_against_passing(capsys, tmp_path, monkeypatch, fi
     assert np.array([b["gain_vs_pass"] for b in d["bids"]]) == pytest.approx(e - want.mean)
 
 
+@pytest.mark.slow
 def test_bid_with_samples_reports_the_same_comparison_from_its_deals(capsys):
     d = run_json(capsys, "bid", HAND, "--samples", "4", "--exact-every", "1", "--workers", "1")
     vs = d["versus_pass"]
@@ -272,6 +276,7 @@ def test_a_ladder_without_an_error_claims_no_clear_lead():
     assert vs.bid_up_to == 160 and vs.sure_up_to is None and np.isnan(vs.gain_se).all()
 
 
+@pytest.mark.slow
 def test_fit_defence_names_every_term_of_the_surface(capsys, tmp_path):
     import pandas as pd
 
@@ -306,6 +311,7 @@ def test_bid_prints_the_margin_it_weighs(capsys):
     assert_one_line_error(capsys, "bid", HAND, "--objective", "score", contains="--objective")
 
 
+@pytest.mark.slow
 def test_the_bend_lifts_the_weakest_hands_off_the_floor(fitted):
     from dataclasses import replace
 

@@ -34,6 +34,7 @@ def rows():
     return match_job(R4, 3, "safe", ("ceiling", "table"), seed=4).run(Scale(workers=1))
 
 
+@pytest.mark.slow
 def test_each_row_is_the_simulators_deal_with_those_limits(rows):
     r = MatchRows.join(rows)
     dealer = Dealer(R4, 4, stream=(0x3A7C,))

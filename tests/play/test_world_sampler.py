@@ -132,6 +132,7 @@ def test_every_consistent_world_drawn_at_its_frequency(preset, deal, cards, seat
     assert w.draws >= n
 
 
+@pytest.mark.slow
 def test_the_count_is_the_weighted_number_of_consistent_deals():
     # Without melds declared every constraint is in the dynamic programme: its count is the enumeration's.
     r, state, _ = study_state("standard", 3)
