@@ -108,19 +108,30 @@ def test_played_48_card_deals_within_a_budget_are_counted_with_ranges():
 @pytest.mark.slow
 def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
     # No --played: the double-dummy figures come from the shipped corpus (thousands of deals), not 8 simulated.
-    t = compare([STD, load_rules("standard-48")], deals=500, seed=2, scale=Scale(workers=1))
+    from binokel_sim.corpus.reader import find_corpus
+
+    budgeted = ["standard-48", "kreuz-48"]
+    t = compare([STD] + [load_rules(b) for b in budgeted], deals=500, seed=2, scale=Scale(workers=1))
     assert t.attrs["played"] == 0 and not (t.study == "play").any()
     c = t[(t.study == "corpus") & (t.rules == "standard")].set_index("figure")
     assert c.loc["make rate at 200, any hand (corpus)", "n"] == 20_000
     assert 0.5 < c.loc["make rate at 200, any hand (corpus)", "value"] < 0.9
-    # A budgeted corpus: each figure at its intervals' two ends, never a lower bound passed off as the value.
-    c48 = t[(t.study == "corpus") & (t.rules == "standard-48")].set_index("figure")
-    lo = c48.loc["Tapp value (double dummy), any hand (corpus), lower bound", "value"]
-    assert lo < c48.loc["Tapp value (double dummy), any hand (corpus), upper bound", "value"]
+    # A budgeted corpus: with phase 2 shipped, point figures carrying n1 and n2; without, each figure at its
+    # intervals' two ends, never a lower bound passed off as the value (which each preset is: its manifest).
+    for b in budgeted:
+        c48 = t[(t.study == "corpus") & (t.rules == b)].set_index("figure")
+        tapp = "Tapp value (double dummy), any hand (corpus)"
+        if (find_corpus(load_rules(b)) / "phase2" / "manifest.json").is_file():
+            assert c48.loc[tapp, "n"] == 1000 and 0 < c48.loc[tapp, "n2"] < 1000
+            assert c48.loc[tapp, "lo"] < c48.loc[tapp, "value"] < c48.loc[tapp, "hi"]
+        else:
+            assert c48.loc[f"{tapp}, lower bound", "value"] < c48.loc[f"{tapp}, upper bound", "value"]
+            assert not c48.index.str.contains("safe bid").any()  # intervals of totals: no single safe bid
     w = wide(t)
     cells = w.drop(columns="figure").to_numpy().ravel()
-    pattern = r"^-?\d+\.\d+ \[-?\d+\.\d+, -?\d+\.\d+\] n=\d+$"
-    bid = r"^\d+0 \[\d+0, \d+0\] n=\d+$"  # a safe bid or ceiling: whole bids, the bids it cannot tell apart
+    n = r"(n=\d+|n1=\d+ n2=\d+)"  # one sample, or a two-phase figure's both phases
+    pattern = rf"^-?\d+\.\d+ \[-?\d+\.\d+, -?\d+\.\d+\] {n}$"
+    bid = rf"^\d+0 \[\d+0, \d+0\] {n}$"  # a safe bid or ceiling: whole bids, the bids it cannot tell apart
     assert all(c == "-" or __import__("re").match(pattern, c) or __import__("re").match(bid, c) for c in cells), cells
     # The safe bid and the ceiling by meld class (exact corpus only): hand-checked against the bid table.
     from binokel_sim.analyses.bid_levels import class_table
@@ -133,7 +144,6 @@ def test_default_answers_from_the_corpus_one_interval_format_n_in_every_row():
         assert (row["value"], row["lo"], row["hi"], row["n"]) == (r.safe_bid, r.safe_bid_lo, r.safe_bid_hi, r.n)
         assert row["lo"] <= row["value"] <= row["hi"]
     assert c.loc["safe bid, any hand (corpus)", "value"] < c.loc["ceiling bid, any hand (corpus)", "value"]
-    assert not c48.index.str.contains("safe bid").any()  # intervals of totals: no single safe bid to give
 
 
 def test_bid_interval_is_the_bids_the_sampling_error_cannot_tell_apart():
