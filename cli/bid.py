@@ -214,13 +214,12 @@ def _open_lines(b) -> list[str]:
 
 
 def _why_no_sd_model(rules) -> str | None:
-    """What the single-dummy corpus of a 40-card preset lacks (its build command), else None."""
+    """Where the library found no single-dummy model: what the single-dummy corpus of a 40-card preset lacks
+    (its build command), else None (the library's own line stands: 48 cards, or a corpus with no model fitted)."""
     from binokel_sim.analyses.sd_instant import missing
-    from binokel_sim.evaluation.instant import load_instant
     from binokel_sim.play.dd import BUDGET_MIN_CARDS
 
-    if (rules.layout.deck_size >= BUDGET_MIN_CARDS or rules.layout.kind != "bid"
-            or load_instant(rules, play="single-dummy") is not None):
+    if rules.layout.deck_size >= BUDGET_MIN_CARDS:  # the study plays no 48-card preset: nothing to build
         return None
     why = missing(rules)
     return f"--play single-dummy: {why}" if why else None
