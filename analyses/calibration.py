@@ -75,7 +75,7 @@ def calibration_table(rules: Rules, f: Formula, df: pd.DataFrame, bins: int = 10
         if n == 0:
             continue
         r = proportion(int(made[sel].sum()), n)
-        rows.append({"bin_from": edges[b], "bin_to": edges[b + 1], "n": float(n), "predicted": float(pred[sel].mean()),
+        rows.append({"bin_from": edges[b], "bin_to": edges[b + 1], "n": n, "predicted": float(pred[sel].mean()),
                      "realised": r["p"], "realised_se": r["se"], "realised_lo": r["lo"], "realised_hi": r["hi"],
                      "gap": r["p"] - float(pred[sel].mean()),
                      "realised_if_made": float(made_hi[sel].mean())})
@@ -209,8 +209,8 @@ def reliability(pred: np.ndarray, made: np.ndarray, deal: np.ndarray, bins: int 
         _, inv = np.unique(deal[sel], return_inverse=True)
         se = float(np.sqrt((np.bincount(inv, weights=y - r) ** 2).sum()) / sel.size)
         lo, hi = wilson_from_se(r, se, sel.size)
-        rows.append({"bin_from": float(p.min()), "bin_to": float(p.max()), "n": float(sel.size),
-                     "deals": float(inv.max() + 1), "predicted": float(p.mean()), "realised": r, "realised_se": se,
+        rows.append({"bin_from": float(p.min()), "bin_to": float(p.max()), "n": int(sel.size),
+                     "deals": int(inv.max() + 1), "predicted": float(p.mean()), "realised": r, "realised_se": se,
                      "realised_lo": float(lo), "realised_hi": float(hi), "gap": r - float(p.mean()),
                      "within_2pp": bool(abs(r - float(p.mean())) <= 0.02)})
         if made_hi is not None:
