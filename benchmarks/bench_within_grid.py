@@ -21,7 +21,7 @@ import json
 
 from binokel_sim.corpus.builder import corpus_rows
 from binokel_sim.play.solver import Solver
-from binokel_sim.play.solver.queries import run_grid
+from binokel_sim.play.solver.queries import Result, run_grid
 from binokel_sim.play.solver.slots import S_NODES
 from binokel_sim.rules import load_rules
 from binokel_sim.runner import Chunk
@@ -35,8 +35,9 @@ def positions(rules, seed: int, start: int, stop: int) -> list[tuple]:
     real = Solver.within
 
     def capture(self, pos, step=10, budget_nodes=None, lo=0):
+        # No search: the positions a build asks do not depend on the answers (the exchange is the policy's).
         asked.append((pos, lo))
-        return real(self, pos, step=step, budget_nodes=1, lo=lo)
+        return Result(0, self.upper_bound(pos), 0, 0.0)
 
     Solver.within = capture
     try:

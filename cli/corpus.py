@@ -85,7 +85,9 @@ def build_cmd(rules, deals, out, seed, policy, chunk_size, solve_budget, solve_w
 @click.option("--within", "solve_within", type=Whole(1, MAX_POINTS), default=None, metavar="POINTS",
               help="Prove every total to fewer than POINTS points (default 10: every bid decided; an existing "
                    "phase 2 keeps its own).")
-@solve_budget_option
+@solve_budget_option(help="After every bid is decided, go on toward the exact totals until a total has taken "
+                          "this many nodes (200000000n, or seconds: 10s). Default: stop once every bid is decided; "
+                          "an existing phase 2 keeps its own.")
 @click.option("--chunk-size", type=Whole(1, MAX_CORPUS_DEALS), default=None,
               help="Deals per chunk file (default 50; an existing phase 2 keeps its own).")
 @check_rules_option

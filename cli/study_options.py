@@ -11,13 +11,17 @@ from binokel_sim.play.dd import DEFAULT_BUDGET_NODES, budget_nodes_of
 from binokel_sim.exchange.candidates import POLICIES
 
 
-def solve_budget_option(f: Callable) -> Callable:
-    """``--solve-budget 10s|50000000n`` -> ``solve_budget`` (nodes per solve, or None: the default)."""
-    return click.option("--solve-budget", "solve_budget", default=None, metavar="BUDGET",
-                        callback=lambda ctx, param, v: budget_nodes_of(v),
-                        help="Per-deal solver budget at 48 cards: nodes (50000000n) or seconds (10s, converted "
-                             f"to nodes, reproducible). Default {DEFAULT_BUDGET_NODES}n; unresolved deals are "
-                             "reported as ranges; given for a smaller deck it applies there too.")(f)
+_BUDGET_HELP = ("Per-deal solver budget at 48 cards: nodes (50000000n) or seconds (10s, converted to nodes, "
+                f"reproducible). Default {DEFAULT_BUDGET_NODES}n; unresolved deals are reported as ranges; given for "
+                "a smaller deck it applies there too.")
+
+
+def solve_budget_option(f: Callable | None = None, *, help: str = _BUDGET_HELP) -> Callable:
+    """``--solve-budget 10s|50000000n`` -> ``solve_budget`` (nodes per solve, or None: the default); ``help``: the
+    option's text where a command reads the budget its own way (``corpus phase2``)."""
+    option = click.option("--solve-budget", "solve_budget", default=None, metavar="BUDGET",
+                          callback=lambda ctx, param, v: budget_nodes_of(v), help=help)
+    return option if f is None else option(f)
 
 
 def study_options(fn: Callable | None = None, *, deals: int = 1000, melds_only: bool = False,

@@ -44,8 +44,12 @@ PHASE2 = "phase2"
 SHARED = ("seed", "stream", "policy", "rules_hash")
 #: The row columns that say two rows are the same deal, played the same way.
 SAME_DEAL = ("soloist", "tapp", "discard", "contract")
-#: Phase 2's settings where a build starts it (the shipped 48-card phase 2).
-PHASE2_WITHIN, PHASE2_BUDGET, PHASE2_CHUNK = 10, 200_000_000, 50
+#: Phase 2's settings where a build starts it: every total to within 10 points (every bid decided) and no further
+#: -- a node budget of 1 ends the ``within`` query's exact phase at once (``Solver.within``) -- in chunks of 50
+#: deals. The shipped phase 2 of ``wuerttemberg`` and ``standard-48`` went on to the exact value within 200 M nodes
+#: (their manifests keep it, and so does a resumed build): 1.5x the nodes for exact totals that decide no bid
+#: more; they narrow only the range phase 2's open intervals leave a mean (``--solve-budget 200000000n`` asks it).
+PHASE2_WITHIN, PHASE2_BUDGET, PHASE2_CHUNK = 10, 1, 50
 #: The fewest phase-2 deals that give figures (a regression needs three); fewer: the corpus reads as bounds.
 MIN_DEALS = 3
 #: Bids whose figures ``corpus info`` prints for a two-phase corpus.
@@ -306,8 +310,8 @@ def build_phase2(folder: str | os.PathLike, deals: int, *, within: int | None = 
                  chunk_size: int | None = None, scale=None, command: str | None = None) -> dict:
     """Build or extend phase 2 of the corpus in ``folder`` to ``deals`` deals with phase 1's seed, rules and
     policy (:func:`binokel_sim.corpus.builder.build_corpus` in ``folder/phase2``); returns its manifest.
-    ``within`` / ``solve_budget`` / ``chunk_size``: a new phase 2's settings (None: 10 points, 200 M nodes,
-    50 deals), an existing one keeps its own."""
+    ``within`` / ``solve_budget`` / ``chunk_size``: a new phase 2's settings (None: 10 points, no exact phase,
+    50 deals: :data:`PHASE2_WITHIN`, :data:`PHASE2_BUDGET`, :data:`PHASE2_CHUNK`), an existing one keeps its own."""
     from .builder import build_corpus
     from .identity import rules_of_data
     from .manifest import read_manifest

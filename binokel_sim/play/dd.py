@@ -37,6 +37,7 @@ overhead per row (the answers would be the same: ``bounds`` is exact when it fin
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -109,6 +110,37 @@ class Record:
         return got[1] if got is not None and got[0] is value else value
 
 
+#: log2 rows of the quasi table of a ``within`` solve (a phase-2 row): 2**25 rows of 24 bytes, 768 MiB beside the
+#: 256 MiB main table of a 15-trick deal (the default quasi table is 2**22 rows, 96 MiB). A phase-2 solve is a
+#: minute of search on one deal, whose twins overflow the default table: on the 20 phase-2 positions of
+#: ``benchmarks/bench_phase2.py`` 2**24 rows took 0.94x the nodes of 2**22 and 2**26 0.93x (the main table at
+#: 2**26 rows instead of 2**24: 0.99x), at the same CPU time per node within the noise.
+WITHIN_QUASI_BITS = 25
+
+
+def phase2_solver():
+    """The solver of a ``within`` row (phase 2 of a 48-card corpus): the default one with a larger quasi table
+    (:data:`WITHIN_QUASI_BITS`), one per thread and kept (a row resets it: a new table generation), so the
+    pages of a fresh gigabyte are touched once, not per row.
+
+    >>> from binokel_sim.play.solver import Position
+    >>> s = phase2_solver()
+    >>> s.within(Position.parse("EA EK / E10 EU / EO GA", trump=None, leader=0, solo=0)).lo
+    34
+    >>> s.qt.shape[0] == 2 ** WITHIN_QUASI_BITS, phase2_solver() is s
+    (True, True)
+    """
+    from binokel_sim.play.solver import Solver as SolverAPI
+
+    solver = getattr(_PHASE2, "solver", None)
+    if solver is None:
+        solver = _PHASE2.solver = SolverAPI(quasi_bits=WITHIN_QUASI_BITS)
+    return solver
+
+
+_PHASE2 = threading.local()
+
+
 def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, within: int | None = None,
                    rule: int = 0) -> Bounds:
     """A :data:`Bounds` back end: one ``Solver.bounds`` per row within ``budget_nodes`` (one table, reset per row,
@@ -118,7 +150,7 @@ def bounded_points(budget_nodes: int | None, counter: list[int] | None = None, w
     play-rules word."""
     from binokel_sim.play.solver import Solver as SolverAPI
 
-    solver = SolverAPI()
+    solver = phase2_solver() if within is not None else SolverAPI()
 
     def run(counts, trump, leader, side, bonus, last, grid=None):
         def ask(pos, i):

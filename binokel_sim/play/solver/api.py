@@ -29,8 +29,8 @@ from binokel_sim.play.solver.queries import Deadline, Result, Run
 from binokel_sim.play.solver.query_types import (AtLeast, Bounds, Exact, Grid, Query, Thresholds, Within,
                                                 parse_query)
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
-from binokel_sim.play.solver.quasi import new_quasi_table
-from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
+from binokel_sim.play.solver.quasi import QROW, quasi_bits as default_quasi_bits
+from binokel_sim.play.solver.table import MAX_GEN, aligned_zeros, bits_for, clear, new_table
 from binokel_sim.play.solver.position import Position
 
 __all__ = ["Solver", "solve", "Position"]
@@ -47,14 +47,16 @@ class Solver:
     nodes of the last query. Not thread-safe; use one Solver per thread.
     ``table_bits`` fixes the table at ``2**table_bits`` rows; by default it is sized
     for the longest deal seen so far (:func:`.table.bits_for`: 64 MiB up to 12
-    tricks, 256 MiB beyond, each with a quasi table of a quarter the rows, 48 and
-    192 MiB).
+    tricks, 256 MiB beyond, each with a quasi table of a quarter the rows, 24 and
+    96 MiB). ``quasi_bits`` fixes the quasi table at ``2**quasi_bits`` rows of 24 bytes
+    (a phase-2 solve takes a larger one: :func:`binokel_sim.play.dd.phase2_solver`).
     """
 
-    def __init__(self, table_bits: int | None = None):
+    def __init__(self, table_bits: int | None = None, quasi_bits: int | None = None):
         self._fixed_bits = table_bits
+        self._quasi_bits = quasi_bits
         self.tt = new_table(table_bits if table_bits is not None else 10)
-        self.qt = new_quasi_table(self.tt.shape[0].bit_length() - 1)
+        self.qt = self._new_quasi(self.tt.shape[0].bit_length() - 1)
         self._mv = np.zeros((MAX_PLY, MV_COLS), dtype=np.int64)
         self._stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._gen = 1
@@ -76,9 +78,17 @@ class Solver:
         want = self._fixed_bits if self._fixed_bits is not None else int(bits_for(tricks))
         if self.tt.shape[0] < (1 << want):
             self.tt = new_table(want)
-            self.qt = new_quasi_table(want)
+            self.qt = self._new_quasi(want)
             self._gen = 1
             self._fixed = None
+
+    def _new_quasi(self, main_bits: int) -> np.ndarray:
+        """The quasi table beside a main table of ``2**main_bits`` rows: ``2**quasi_bits`` rows where fixed (once the
+        main table is no longer the 1 024-row start), else :func:`.quasi.quasi_bits`'s share."""
+        bits = int(default_quasi_bits(main_bits))
+        if self._quasi_bits is not None and (main_bits > 10 or self._fixed_bits is not None):
+            bits = self._quasi_bits
+        return aligned_zeros(1 << bits, QROW)
 
     def _same_deal(self, pos: Position) -> None:
         # Positions later in one deal hold a subset of its cards; any other card means another deal,

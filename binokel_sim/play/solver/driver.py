@@ -18,10 +18,10 @@ from binokel_sim.play.legal import POINTS, beats
 from binokel_sim.play.solver.search import (C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE, C_SEATS, C_TRUMP,
                                             CFG_SIZE, MAX_PLY, MV_COLS, MODE_POINTS, S_ABORT, S_ITERS,
                                             STATS_SIZE, search, trick_gain, upper_bound)
-from binokel_sim.play.solver.quasi import QROW, quasi_bits
+from binokel_sim.play.solver.quasi import QMIN, QROW, quasi_bits
 from binokel_sim.play.solver.table import MAX_GEN, TT_COLS, bits_for, clear
 from binokel_sim.play.solver.bitops import ptr_of
-from binokel_sim.play.solver.slots import C_KILL, C_RULE, C_TT_ROWS, C_QT_ROWS, MV_KILL
+from binokel_sim.play.solver.slots import C_KILL, C_QMIN, C_RULE, C_TT_ROWS, C_QT_ROWS, MV_KILL
 
 
 @kernel(noalloc=True)
@@ -159,8 +159,13 @@ def bisect_target(lo, hi, k):
 @kernel(noalloc=True)
 def test(h1, h2, cfg, bonus, tt, qt, mv, stats, p, pos, top, win, wseat, tpts, won, tleft, target):
     """One zero-window search "value >= ``target``?": the fail-soft result ``g`` proves
-    ``value >= g`` if ``g >= target``, else ``value <= g``. Meaningless if ``stats[S_ABORT]``."""
+    ``value >= g`` if ``g >= target``, else ``value <= g``. Meaningless if ``stats[S_ABORT]``.
+    With ``cfg[C_KILL]`` set the defenders' killer moves are on, cleared first (a test's nodes depend only on
+    the position and the table)."""
     stats[S_ITERS] += 1
+    if cfg[C_KILL]:
+        for r in range(MAX_PLY):
+            mv[r, MV_KILL] = 0
     return _search(h1, h2, cfg, bonus, tt, qt, mv, stats, np.int64(0), p, pos, top, win, wseat, tpts, won, tleft,
                   target - 1, target)
 
@@ -177,6 +182,7 @@ def make_cfg(seats, trump, max_mask, credit_mask, mode, last, gen, bonus, rule, 
     (:func:`binokel_sim.play.legal.play_rule`)."""
     cfg = np.zeros(CFG_SIZE, dtype=np.int64)
     cfg[C_RULE] = rule
+    cfg[C_QMIN] = QMIN
     cfg[C_SEATS] = seats
     cfg[C_TRUMP] = trump
     cfg[C_MAX] = max_mask

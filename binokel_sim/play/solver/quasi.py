@@ -15,7 +15,7 @@ the search prefetches for the next trick starts as it does the main table's line
 probe intersects the bounds of every twin, each widened by its ``D``. (Rows holding the
 four key words, 48 bytes, would make a probe read six lines; the documentation's Solver
 page has what the signature rows and their prefetch save.) It is written and
-probed only with at least :data:`QMIN` tricks left, where a saved subtree is worth the
+probed only with at least :data:`QMIN` tricks left (:data:`QMIN_WITHIN` in a ``within`` query), where a saved subtree is worth the
 probe. The main table keeps exact keys: keyed this way, every twin of a key would compete
 for one bucket, which overflows.
 
@@ -44,8 +44,13 @@ from binokel_sim.jit import kernel
 from binokel_sim.play.solver.bitops import prefetch_at
 from binokel_sim.play.solver.table import INF, aligned_zeros, bucket_of, merged, meta_hi, meta_lo, pack
 
-#: Fewest tricks left at which the quasi table is written and probed.
+#: Fewest tricks left at which the quasi table is written and probed (``cfg[C_QMIN]``, set by ``make_cfg``).
 QMIN = 4
+#: The same for the ``within`` query (phase 2 of a 48-card corpus), with its larger quasi table: twins from 3
+#: tricks left. On the 20 phase-2 positions of ``benchmarks/bench_phase2.py`` 0.99x the nodes (2**24 rows);
+#: not the default, since every node budget's bounds would move with it (a phase-1 corpus is extended only by a
+#: solver that proves the same bounds: :func:`binokel_sim.corpus.builder._same_solver`).
+QMIN_WITHIN = 3
 #: Rows per bucket (the twins of one relative key) and columns per row (key signature, meta, types in play).
 QBUCKET = 8
 QROW = 3

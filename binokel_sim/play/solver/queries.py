@@ -45,7 +45,8 @@ import time
 from dataclasses import dataclass
 
 from binokel_sim.errors import InputError, shown
-from binokel_sim.play.solver.search import C_LIMIT, S_ABORT, S_NODES
+from binokel_sim.play.solver.quasi import QMIN_WITHIN
+from binokel_sim.play.solver.search import C_KILL, C_LIMIT, C_QMIN, S_ABORT, S_NODES
 
 #: Steps of the anytime ``bounds`` driver: a coarse interval first, then finer ones; 1 is exact.
 BOUNDS_STEPS = (30, 10, 1)
@@ -206,9 +207,19 @@ def run_within(run: Run, step: int, offset: int = 0) -> None:
     ``bounds`` takes them, pay for a second proof.) With the grid at the card points where the total
     crosses a multiple of 10, every bid is decided. Phase two is the exact driver's tests from
     above, ``>= hi``, each failure lowering ``hi``.
+
+    The twins' table is probed from :data:`.quasi.QMIN_WITHIN` tricks left, and the grid's tests use the
+    defenders' killer moves (cleared before each test): the dear test is the one that fails just above the
+    value, where the defenders refute every line of the soloist's, often with the same card at a ply. On the
+    20 phase-2 positions of ``benchmarks/bench_phase2.py`` the grid took 0.93x the nodes with killers (with
+    2**24 quasi rows and twins from 3 tricks), the same decisions; in the exact driver's tests from above
+    killers cost nodes (:func:`.driver.value`), so phase two runs without them.
     """
     limit, run.limit = run.limit, 0
+    run.cfg[C_QMIN] = QMIN_WITHIN
+    run.cfg[C_KILL] = 1
     run_grid(run, step, offset % step, run.hi)
+    run.cfg[C_KILL] = 0
     run.limit = limit
     while run.hi > run.lo and not (limit and run.stats[S_NODES] >= limit):
         if run.ask(run.hi) is None:

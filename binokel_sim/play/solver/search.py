@@ -19,10 +19,10 @@ from binokel_sim.play.legal import POINTS, beats, legal_mask
 from binokel_sim.play.solver.bitops import ctz, prefetch_at
 from binokel_sim.play.solver.bounds import quick_bounds
 from binokel_sim.play.solver.ordering import order_moves, twin_bound
-from binokel_sim.play.solver.quasi import QMIN, in_play, qprefetch, qprobe, qslot, qstore, quasi_key
+from binokel_sim.play.solver.quasi import in_play, qprefetch, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.slots import (C_KILL, MV_KILL, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
-                                           C_QT_ROWS, C_RULE, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH, MAX_PLY, MODE_POINTS,
-                                           MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
+                                           C_QMIN, C_QT_ROWS, C_RULE, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH,
+                                           MAX_PLY, MODE_POINTS, MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
                                            S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
                                            STATS_SIZE)
 from binokel_sim.play.solver.table import INF, TT_COLS, meta_best, meta_lo, meta_hi, probe, signature, slot_of, store
@@ -170,7 +170,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, top, win, wseat, 
                 stats[S_TTCUT] += 1
                 return v
             first = meta_best(meta)
-        if tleft >= QMIN:
+        if tleft >= cfg[C_QMIN]:
             # Twins (same relative ranks): their bounds, widened by the points they can differ by.
             u = in_play(h1, seats)
             q0, q1, q2, q3 = quasi_key(h1, h2, seats, k0, k1, u)
@@ -214,7 +214,7 @@ def search(h1, h2, cfg, bonus, tt, qt, mv, stats, ply, p, pos, top, win, wseat, 
             nws = p if beats(c, win, trump) else wseat
             j0, j1, j2, j3 = state_key(h1, h2, cfg, nws, won | (np.int64(1) << nws))
             prefetch_at(tt, slot_of(cfg[C_TT_ROWS], j0, j1, j2, j3) * TT_COLS)
-            if tleft > QMIN:
+            if tleft > cfg[C_QMIN]:
                 j0, j1, j2, j3 = quasi_key(h1, h2, seats, j0, j1, in_play(h1, seats))
                 qprefetch(qt, qslot(cfg[C_QT_ROWS], j0, j1, j2, j3))
             if h1[p] & bit:

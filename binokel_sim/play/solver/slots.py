@@ -1,17 +1,18 @@
 """Array layouts shared by the search kernels: ``cfg`` slots, ``stats`` slots, move-buffer columns.
 
 >>> CFG_SIZE, MV_COLS, STATS_SIZE == DEPTH + 25
-(13, 73, True)
+(14, 73, True)
 """
 
 # cfg slots; ``cfg[C_LIMIT]``: node budget of the query (0: none), see ``stats[S_ABORT]``;
 # ``C_TT_ROWS``, ``C_QT_ROWS``: the tables' rows (the search gets their data pointers, not the arrays);
 # ``C_KILL``: 1 while the defenders' killer moves are on (the exact driver's low tests, see ``driver.value``);
 # ``C_RULE``: the play-rules word (:func:`binokel_sim.play.legal.play_rule`; partners are the seats on one
-# side of ``C_MAX``).
+# side of ``C_MAX``); ``C_QMIN``: the fewest tricks left at which the quasi table is probed and written
+# (:data:`binokel_sim.play.solver.quasi.QMIN`, the ``within`` query :data:`~binokel_sim.play.solver.quasi.QMIN_WITHIN`).
 (C_SEATS, C_TRUMP, C_MAX, C_CREDIT, C_MODE, C_LAST, C_GEN, C_BONUS_SEATS, C_LIMIT, C_TT_ROWS, C_QT_ROWS, C_KILL,
- C_RULE) = range(13)
-CFG_SIZE = 13
+ C_RULE, C_QMIN) = range(14)
+CFG_SIZE = 14
 MODE_POINTS, MODE_TRICKS = 0, 1
 #: Most cards a search can play (4 seats x 12 cards).
 MAX_PLY = 64
