@@ -166,3 +166,19 @@ def test_parse_budget():
     for bad in ("0s", "5", "-3n", "1.5n", "fast"):
         with pytest.raises(InputError, match="^budget: "):
             parse_budget(bad)
+
+
+def test_quasi_table_size_is_the_callers_and_changes_no_answer():
+    """``Solver(quasi_bits=k)``: a quasi table of 2**k rows once a deal sizes the main table (the phase-2 solver's
+    choice); the answers are the default solver's, only the nodes differ."""
+    pos = _deal("standard", 3, tricks=7)
+    small, big = Solver(), Solver(quasi_bits=23)
+    for s in (small, big):
+        s.reset()
+    a, b = small.within(pos, step=10, budget_nodes=1, lo=4), big.within(pos, step=10, budget_nodes=1, lo=4)
+    assert big.qt.shape[0] == 2 ** 23 and small.qt.shape[0] < 2 ** 23
+    assert (a.lo - 4) // 10 == (b.lo - 4) // 10 == (a.hi - 4) // 10 == (b.hi - 4) // 10  # the same decisions
+    assert small.exact(pos).lo == big.exact(pos).lo
+    for bad in (2, 33):
+        with pytest.raises(InputError, match="^quasi_bits: between 3 and 32"):
+            Solver(quasi_bits=bad)

@@ -53,6 +53,8 @@ class Solver:
     """
 
     def __init__(self, table_bits: int | None = None, quasi_bits: int | None = None):
+        if quasi_bits is not None and not 3 <= quasi_bits <= 32:  # a bucket is 8 rows; 2**32 rows are 96 GiB
+            raise InputError(f"quasi_bits: between 3 and 32 (log2 rows of the quasi table), got {quasi_bits}")
         self._fixed_bits = table_bits
         self._quasi_bits = quasi_bits
         self.tt = new_table(table_bits if table_bits is not None else 10)
