@@ -211,7 +211,7 @@ def run_within(run: Run, step: int, offset: int = 0) -> None:
     The twins' table is probed from :data:`.quasi.QMIN_WITHIN` tricks left, and the grid's tests use the
     defenders' killer moves (cleared before each test): the dear test is the one that fails just above the
     value, where the defenders refute every line of the soloist's, often with the same card at a ply. On the
-    20 phase-2 positions of ``benchmarks/bench_phase2.py`` the grid took 0.93x the nodes with killers (with
+    20 phase-2 positions of ``benchmarks/bench_phase2.py`` the grid took 0.97x the nodes with killers (with
     2**24 quasi rows and twins from 3 tricks), the same decisions; in the exact driver's tests from above
     killers cost nodes (:func:`.driver.value`), so phase two runs without them.
     """
