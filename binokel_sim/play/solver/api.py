@@ -29,8 +29,8 @@ from binokel_sim.play.solver.queries import Deadline, Result, Run
 from binokel_sim.play.solver.query_types import (AtLeast, Bounds, Exact, Grid, Query, Thresholds, Within,
                                                 parse_query)
 from binokel_sim.play.solver.search import MAX_PLY, MV_COLS, MODE_POINTS, MODE_TRICKS, S_ABORT, S_NODES, STATS_SIZE
-from binokel_sim.play.solver.quasi import QROW, quasi_bits as default_quasi_bits
-from binokel_sim.play.solver.table import MAX_GEN, aligned_zeros, bits_for, clear, new_table
+from binokel_sim.play.solver.quasi import new_quasi_table
+from binokel_sim.play.solver.table import MAX_GEN, bits_for, clear, new_table
 from binokel_sim.play.solver.position import Position
 
 __all__ = ["Solver", "solve", "Position"]
@@ -87,10 +87,8 @@ class Solver:
     def _new_quasi(self, main_bits: int) -> np.ndarray:
         """The quasi table beside a main table of ``2**main_bits`` rows: ``2**quasi_bits`` rows where fixed (once the
         main table is no longer the 1 024-row start), else :func:`.quasi.quasi_bits`'s share."""
-        bits = int(default_quasi_bits(main_bits))
-        if self._quasi_bits is not None and (main_bits > 10 or self._fixed_bits is not None):
-            bits = self._quasi_bits
-        return aligned_zeros(1 << bits, QROW)
+        fixed = main_bits > 10 or self._fixed_bits is not None
+        return new_quasi_table(main_bits, self._quasi_bits if fixed else None)
 
     def _same_deal(self, pos: Position) -> None:
         # Positions later in one deal hold a subset of its cards; any other card means another deal,

@@ -15,8 +15,8 @@ the search prefetches for the next trick starts as it does the main table's line
 probe intersects the bounds of every twin, each widened by its ``D``. (Rows holding the
 four key words, 48 bytes, would make a probe read six lines; the documentation's Solver
 page has what the signature rows and their prefetch save.) It is written and
-probed only with at least :data:`QMIN` tricks left (:data:`QMIN_WITHIN` in a ``within`` query), where a saved subtree is worth the
-probe. The main table keeps exact keys: keyed this way, every twin of a key would compete
+probed only with at least :data:`QMIN` tricks left (:data:`QMIN_WITHIN` in a ``within``
+query), where a saved subtree is worth the probe. The main table keeps exact keys: keyed this way, every twin of a key would compete
 for one bucket, which overflows.
 
 ``pext(x, m)`` packs the bits of ``x`` at the positions set in ``m`` into the low bits;
@@ -126,9 +126,9 @@ def quasi_bits(main_bits):
     return max(main_bits - 2, 3)
 
 
-def new_quasi_table(main_bits: int) -> np.ndarray:
-    """An empty quasi table for a main table of ``2**main_bits`` rows (:func:`quasi_bits`)."""
-    return aligned_zeros(1 << int(quasi_bits(main_bits)), QROW)
+def new_quasi_table(main_bits: int, bits: int | None = None) -> np.ndarray:
+    """An empty quasi table for a main table of ``2**main_bits`` rows (:func:`quasi_bits`), or of ``2**bits`` rows."""
+    return aligned_zeros(1 << (int(quasi_bits(main_bits)) if bits is None else bits), QROW)
 
 
 @kernel(noalloc=True, inline="always")

@@ -22,9 +22,9 @@ from binokel_sim.play.solver.ordering import order_moves, twin_bound
 from binokel_sim.play.solver.quasi import in_play, qprefetch, qprobe, qslot, qstore, quasi_key
 from binokel_sim.play.solver.slots import (C_KILL, MV_KILL, C_BONUS_SEATS, C_CREDIT, C_GEN, C_LAST, C_LIMIT, C_MAX, C_MODE,  # noqa: F401
                                            C_QMIN, C_QT_ROWS, C_RULE, C_SEATS, C_TRUMP, C_TT_ROWS, CFG_SIZE, DEPTH,
-                                           MAX_PLY, MODE_POINTS, MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT, S_CUTS, S_EQUIV, S_FIRST,
-                                           S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT, S_QHITS, S_QSCUT, S_TTCUT,
-                                           STATS_SIZE)
+                                           MAX_PLY, MODE_POINTS, MODE_TRICKS, MV_COLS, MV_SCORE, MV_VALUE, S_ABORT,
+                                           S_CUTS, S_EQUIV, S_FIRST, S_HITS, S_ITERS, S_NODES, S_PROBES, S_QCUT,
+                                           S_QHITS, S_QSCUT, S_TTCUT, STATS_SIZE)
 from binokel_sim.play.solver.table import INF, TT_COLS, meta_best, meta_lo, meta_hi, probe, signature, slot_of, store
 
 #: Card points of a 6-bit suit slice.
